@@ -1,0 +1,55 @@
+package io.formation.sdk;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Optional;
+
+/**
+ * One entry of a JSON:API {@code errors} document, as sent by the service.
+ *
+ * <pre>{@code
+ * catch (ValidationException e) {
+ *   for (ApiError error : e.errors()) {
+ *     ui.showNextTo(error.pointer().orElse(""), error.message());
+ *   }
+ * }
+ * }</pre>
+ *
+ * @param status the HTTP status the error object carries, if any
+ * @param code an application-specific error code, if any
+ * @param title a short summary, if any
+ * @param detail an explanation of this occurrence, if any
+ * @param pointer the JSON Pointer ({@code source.pointer}) of the value the error is about, if any
+ * @param parameter the query parameter ({@code source.parameter}) the error is about, if any
+ * @param raw the error object as sent; a copy is returned
+ */
+public record ApiError(
+    Optional<String> status,
+    Optional<String> code,
+    Optional<String> title,
+    Optional<String> detail,
+    Optional<String> pointer,
+    Optional<String> parameter,
+    JsonNode raw) {
+
+  /** Checks that no component is null. */
+  public ApiError {
+    java.util.Objects.requireNonNull(status, "status");
+    java.util.Objects.requireNonNull(code, "code");
+    java.util.Objects.requireNonNull(title, "title");
+    java.util.Objects.requireNonNull(detail, "detail");
+    java.util.Objects.requireNonNull(pointer, "pointer");
+    java.util.Objects.requireNonNull(parameter, "parameter");
+    java.util.Objects.requireNonNull(raw, "raw");
+  }
+
+  /** The error object as sent, including members the SDK does not model. */
+  @Override
+  public JsonNode raw() {
+    return raw.deepCopy();
+  }
+
+  /** The most useful human-readable text: the detail, else the title, else the code. */
+  public String message() {
+    return detail.or(() -> title).or(() -> code).orElse("(no detail)");
+  }
+}

@@ -1,0 +1,109 @@
+package io.formation.sdk;
+
+import java.util.List;
+import java.util.Optional;
+import okhttp3.Headers;
+
+/**
+ * The service answered with an HTTP error status. Carries everything the service sent: status,
+ * headers, raw body, and the parsed JSON:API errors when the body is an {@code errors} document.
+ * Subclasses name the statuses a caller typically handles; see the README for the full table.
+ *
+ * <pre>{@code
+ * catch (ApiException e) {
+ *   log.warn("{} {}: {}", e.statusCode(), e.errors(), e.body());
+ * }
+ * }</pre>
+ */
+public class ApiException extends FormationException {
+  private static final long serialVersionUID = 1L;
+
+  private final String method;
+  private final String url;
+  private final int statusCode;
+  private final transient Headers headers;
+  private final String body;
+  private final List<ApiError> errors;
+
+  /**
+   * Creates an exception for a response.
+   *
+   * @param method the HTTP method that was called
+   * @param url the URL that was called
+   * @param statusCode the HTTP status of the response
+   * @param headers the response headers
+   * @param body the raw response body, empty if none
+   * @param errors the parsed JSON:API errors, empty if the body was not an errors document
+   */
+  public ApiException(
+      String method,
+      String url,
+      int statusCode,
+      Headers headers,
+      String body,
+      List<ApiError> errors) {
+    super(describe(method, url, statusCode, body, errors));
+    this.method = method;
+    this.url = url;
+    this.statusCode = statusCode;
+    this.headers = headers;
+    this.body = body;
+    this.errors = List.copyOf(errors);
+  }
+
+  /** The HTTP method of the failed call. */
+  public String method() {
+    return method;
+  }
+
+  /** The URL of the failed call. */
+  public String url() {
+    return url;
+  }
+
+  /** The HTTP status code. */
+  public int statusCode() {
+    return statusCode;
+  }
+
+  /** The response headers. */
+  public Headers headers() {
+    return headers == null ? Headers.of() : headers;
+  }
+
+  /** The raw response body, empty if there was none. */
+  public String body() {
+    return body;
+  }
+
+  /** The JSON:API errors of the body; empty if the body was not an errors document. */
+  public List<ApiError> errors() {
+    return errors;
+  }
+
+  /** The first error's detail (or title), if the body carried any. */
+  public Optional<String> detail() {
+    return errors.stream().findFirst().map(ApiError::message);
+  }
+
+  private static String describe(
+      String method, String url, int status, String body, List<ApiError> errors) {
+    StringBuilder message = new StringBuilder();
+    message.append(method).append(' ').append(url).append(" returned ").append(status);
+    if (!errors.isEmpty()) {
+      message.append(": ").append(errors.get(0).message());
+      if (errors.size() > 1) {
+        message.append(" (and ").append(errors.size() - 1).append(" more)");
+      }
+    } else if (!body.isBlank()) {
+      message.append(": ").append(snippet(body));
+    }
+    return message.toString();
+  }
+
+  /** A single line of at most 200 characters, so an HTML error page can't flood a log line. */
+  static String snippet(String text) {
+    String line = text.strip().replaceAll("\\s+", " ");
+    return line.length() <= 200 ? line : line.substring(0, 200) + "...";
+  }
+}

@@ -1,0 +1,56 @@
+package io.formation.sdk;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.formation.sdk.internal.Wire;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What to create a document set from: the template, and any further body fields the service may
+ * accept (the interface shows only {@code template}).
+ *
+ * <pre>{@code
+ * DocumentSet set = client.documentSets().create(
+ *     CreateDocumentSetParams.of(DocumentSets.DELAWARE_CORPORATION)
+ *         .with("team_id", TextNode.valueOf(teamId)));
+ * }</pre>
+ *
+ * @param template the template name, e.g. {@link DocumentSets#DELAWARE_CORPORATION}
+ * @param extraFields further top-level body fields, sent as given
+ */
+public record CreateDocumentSetParams(String template, Map<String, JsonNode> extraFields) {
+  /** Checks the template and copies the fields. */
+  public CreateDocumentSetParams {
+    Objects.requireNonNull(template, "template");
+    if (template.isBlank()) {
+      throw new IllegalArgumentException("template must not be blank");
+    }
+    Map<String, JsonNode> copy = new LinkedHashMap<>();
+    extraFields.forEach((name, value) -> copy.put(name, value.deepCopy()));
+    if (copy.containsKey("template")) {
+      throw new IllegalArgumentException("set the template with of(template), not as a field");
+    }
+    extraFields = java.util.Collections.unmodifiableMap(copy);
+  }
+
+  /** Params with only a template. */
+  public static CreateDocumentSetParams of(String template) {
+    return new CreateDocumentSetParams(template, Map.of());
+  }
+
+  /** A copy with one more body field. */
+  public CreateDocumentSetParams with(String name, JsonNode value) {
+    Map<String, JsonNode> fields = new LinkedHashMap<>(extraFields);
+    fields.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value"));
+    return new CreateDocumentSetParams(template, fields);
+  }
+
+  /** The request body: {@code {"template": ..., ...fields}}. */
+  ObjectNode toJson() {
+    ObjectNode body = Wire.MAPPER.createObjectNode().put("template", template);
+    extraFields.forEach((name, value) -> body.set(name, value.deepCopy()));
+    return body;
+  }
+}

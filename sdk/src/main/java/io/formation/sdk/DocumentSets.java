@@ -1,0 +1,205 @@
+package io.formation.sdk;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import io.formation.sdk.internal.ApiRequest;
+import io.formation.sdk.internal.AsyncOperation;
+import io.formation.sdk.internal.Origins;
+import io.formation.sdk.internal.RetryPolicy;
+import io.formation.sdk.internal.Transport;
+import io.formation.sdk.internal.Wire;
+import io.formation.sdk.model.DocumentSet;
+import io.formation.sdk.model.Form;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.DoubleSupplier;
+
+/**
+ * Document sets: create one from a template, read its state, list its forms, and wait until it is
+ * complete. Reached through {@link FormationClient#documentSets()}.
+ *
+ * <pre>{@code
+ * DocumentSet set = client.documentSets().create(DocumentSets.DELAWARE_CORPORATION);
+ * for (Form form : client.documentSets().forms(set.id())) {
+ *   client.forms().submit(form, valuesFor(form));
+ * }
+ * DocumentSet done = client.documentSets().awaitCompletion(set.id());
+ * }</pre>
+ *
+ * <p>{@code create} is never re-sent blindly: it is retried only on 429 and on connection failures
+ * that happened before anything was written, so a retry cannot create a second document set.
+ */
+public final class DocumentSets {
+  /** The template for a Delaware C-Corporation: {@code startup_delaware-corporation}. */
+  public static final String DELAWARE_CORPORATION = "startup_delaware-corporation";
+
+  private final Transport transport;
+  private final Origins origins;
+  private final Forms forms;
+  private final Clock clock;
+  private final DoubleSupplier random;
+  private final RetryPolicy retryPolicy;
+
+  DocumentSets(
+      Transport transport,
+      Origins origins,
+      Forms forms,
+      Clock clock,
+      DoubleSupplier random,
+      RetryPolicy retryPolicy) {
+    this.transport = transport;
+    this.origins = origins;
+    this.forms = forms;
+    this.clock = clock;
+    this.random = random;
+    this.retryPolicy = retryPolicy;
+  }
+
+  /** Creates a document set from a template ({@code POST /v1/document_sets}). */
+  public DocumentSet create(String template) {
+    return create(CreateDocumentSetParams.of(template));
+  }
+
+  /** Creates a document set with further body fields. */
+  public DocumentSet create(CreateDocumentSetParams params) {
+    return transport.send(createRequest(params), response -> Wire.documentSet(response.body()));
+  }
+
+  /** The async twin of {@link #create(CreateDocumentSetParams)}. */
+  public CompletableFuture<DocumentSet> createAsync(CreateDocumentSetParams params) {
+    return transport.sendAsync(
+        createRequest(params), response -> Wire.documentSet(response.body()));
+  }
+
+  /** The document set with its current state ({@code GET /v1/document_sets/{id}}). */
+  public DocumentSet get(String id) {
+    return transport.send(getRequest(id), response -> Wire.documentSet(response.body()));
+  }
+
+  /** The async twin of {@link #get}. */
+  public CompletableFuture<DocumentSet> getAsync(String id) {
+    return transport.sendAsync(getRequest(id), response -> Wire.documentSet(response.body()));
+  }
+
+  /** The forms of the document set; the same as {@code client.forms().list(id)}. */
+  public List<Form> forms(String id) {
+    return forms.list(id);
+  }
+
+  /** Waits with {@link PollOptions#defaults()}; see {@link #awaitCompletion(String, PollOptions)}. */
+  public DocumentSet awaitCompletion(String id) {
+    return awaitCompletion(id, PollOptions.defaults());
+  }
+
+  /**
+   * Polls the document set until its state is {@code complete}, waiting longer between polls as
+   * the options say, and returns it complete. Transient failures (network, 429, 5xx) are retried
+   * by the transport and then ridden through until the deadline. The calling thread's interrupt
+   * stops the wait promptly, with the interrupt flag kept set.
+   *
+   * @throws InputNeededException if the set is {@code input_needed}, unless the options say to
+   *     wait through it
+   * @throws PollTimeoutException if the timeout runs out first; it carries the last set seen
+   * @throws FormationException on a failure that is not transient, or on interrupt
+   */
+  public DocumentSet awaitCompletion(String id, PollOptions options) {
+    Objects.requireNonNull(options, "options");
+    Origins.requireId("document set id", id);
+    Poller poller = new Poller(options, clock, random, retryPolicy);
+    while (true) {
+      DocumentSet set = null;
+      FormationException failure = null;
+      try {
+        set = get(id);
+      } catch (FormationException e) {
+        failure = e;
+      }
+      Duration wait = set != null ? poller.afterPoll(set) : poller.afterError(failure);
+      if (wait == null) {
+        return set;
+      }
+      try {
+        transport.sleeper().sleep(wait);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new FormationException("Interrupted while waiting for document set " + id, e);
+      }
+    }
+  }
+
+  /** The async twin of {@link #awaitCompletion(String)}. */
+  public CompletableFuture<DocumentSet> awaitCompletionAsync(String id) {
+    return awaitCompletionAsync(id, PollOptions.defaults());
+  }
+
+  /**
+   * The async twin of {@link #awaitCompletion(String, PollOptions)}: the same decisions, but no
+   * thread waits; polls run on OkHttp's dispatcher and waits on the client's scheduler. Cancelling
+   * the future stops the polling: no request starts after the cancel is seen.
+   */
+  public CompletableFuture<DocumentSet> awaitCompletionAsync(String id, PollOptions options) {
+    Objects.requireNonNull(options, "options");
+    Origins.requireId("document set id", id);
+    AsyncOperation<DocumentSet> operation = new AsyncOperation<>();
+    pollAsync(id, new Poller(options, clock, random, retryPolicy), operation);
+    return operation.result();
+  }
+
+  private void pollAsync(String id, Poller poller, AsyncOperation<DocumentSet> operation) {
+    CompletableFuture<DocumentSet> poll = getAsync(id);
+    if (!operation.track(poll)) {
+      return;
+    }
+    poll.whenComplete(
+        (set, error) -> {
+          if (operation.isDone()) {
+            return;
+          }
+          Duration wait;
+          try {
+            wait = set != null ? poller.afterPoll(set) : poller.afterError(unwrap(error));
+          } catch (RuntimeException e) {
+            operation.fail(e);
+            return;
+          }
+          if (wait == null) {
+            operation.complete(set);
+            return;
+          }
+          CompletableFuture<Void> delay = transport.sleeper().delay(wait);
+          if (operation.track(delay)) {
+            delay.thenRun(() -> pollAsync(id, poller, operation));
+          }
+        });
+  }
+
+  private static RuntimeException unwrap(Throwable error) {
+    Throwable cause = error instanceof CompletionException && error.getCause() != null
+        ? error.getCause()
+        : error;
+    return cause instanceof RuntimeException runtime
+        ? runtime
+        : new FormationException(cause.toString(), cause);
+  }
+
+  private ApiRequest createRequest(CreateDocumentSetParams params) {
+    Objects.requireNonNull(params, "params");
+    try {
+      return new ApiRequest(
+          "POST",
+          origins.endpoint("document_sets"),
+          Wire.MAPPER.writeValueAsBytes(params.toJson()),
+          ApiRequest.ANY_JSON);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("The params cannot be written as JSON", e);
+    }
+  }
+
+  private ApiRequest getRequest(String id) {
+    Origins.requireId("document set id", id);
+    return ApiRequest.get(origins.endpoint("document_sets", id), ApiRequest.ANY_JSON);
+  }
+}

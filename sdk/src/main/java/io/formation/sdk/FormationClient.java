@@ -1,0 +1,370 @@
+package io.formation.sdk;
+
+import io.formation.sdk.internal.Origins;
+import io.formation.sdk.internal.RetryPolicy;
+import io.formation.sdk.internal.Sleeper;
+import io.formation.sdk.internal.Transport;
+import io.formation.sdk.internal.Version;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.DoubleSupplier;
+import okhttp3.Dispatcher;
+import okhttp3.OkHttpClient;
+
+/**
+ * The entry point of the SDK: a client for the Document Set Formation Service.
+ *
+ * <pre>{@code
+ * try (FormationClient client = FormationClient.builder()
+ *     .baseUrl("https://api.example.com")
+ *     .accessToken(System.getenv("FORMATION_ACCESS_TOKEN"))
+ *     .build()) {
+ *   for (Team team : client.teams().list()) {
+ *     System.out.println(team.name());
+ *   }
+ * }
+ * }</pre>
+ *
+ * <h2>Clients should be shared</h2>
+ *
+ * A client holds a connection pool, a dispatcher and a scheduler; build one per service and
+ * reuse it from every thread: it is thread-safe. {@link #close()} releases its threads and
+ * connections (those of a caller-supplied {@link OkHttpClient} stay the caller's).
+ *
+ * <h2>Security</h2>
+ *
+ * The bearer token goes only to the base URL's origin and to origins trusted with {@link
+ * Builder#trustOrigin}, redirects included. Links and action urls from the service are resolved
+ * against the base URL and refused with {@link UntrustedOriginException} before anything is sent
+ * if they point elsewhere. Plain {@code http} is refused except for loopback hosts unless {@link
+ * Builder#allowInsecureHttp} is set. The token never appears in {@code toString()} or exception
+ * messages.
+ */
+public final class FormationClient implements AutoCloseable {
+  /** Environment variable read by {@link #fromEnv()} for the base URL. */
+  public static final String BASE_URL_ENV = "FORMATION_BASE_URL";
+
+  /** Environment variable read by {@link #fromEnv()} for the access token. */
+  public static final String ACCESS_TOKEN_ENV = "FORMATION_ACCESS_TOKEN";
+
+  private final String baseUrl;
+  private final Transport transport;
+  private final OkHttpClient ownHttp;
+  private final ScheduledThreadPoolExecutor scheduler;
+  private final Teams teams;
+  private final DocumentSets documentSets;
+  private final Forms forms;
+
+  private FormationClient(Builder builder) {
+    if (builder.baseUrl == null) {
+      throw new IllegalStateException("baseUrl is required");
+    }
+    if (builder.tokenProvider == null) {
+      throw new IllegalStateException("an accessToken or a tokenProvider is required");
+    }
+    Origins origins = new Origins(builder.baseUrl, builder.trustedOrigins, builder.allowInsecureHttp);
+    this.baseUrl = origins.base().toString();
+    this.scheduler = new ScheduledThreadPoolExecutor(1, daemonThreads("formation-scheduler"));
+    scheduler.setRemoveOnCancelPolicy(true);
+    this.ownHttp = builder.httpClient == null ? newHttpClient() : null;
+    OkHttpClient http =
+        (builder.httpClient == null ? ownHttp : builder.httpClient)
+            .newBuilder()
+            .connectTimeout(builder.connectTimeout)
+            .readTimeout(builder.readTimeout)
+            .writeTimeout(builder.writeTimeout)
+            .callTimeout(builder.callTimeout)
+            .build();
+    RetryPolicy retryPolicy =
+        new RetryPolicy(
+            builder.maxRetries,
+            Duration.ofMillis(500),
+            Duration.ofSeconds(8),
+            builder.maxRetryAfter,
+            builder.clock,
+            builder.random);
+    Sleeper sleeper = builder.sleeper != null ? builder.sleeper : Sleeper.using(scheduler);
+    this.transport =
+        new Transport(
+            http,
+            origins,
+            builder.tokenProvider,
+            retryPolicy,
+            sleeper,
+            Version.userAgent(builder.userAgentProduct));
+    this.teams = new Teams(transport, origins);
+    this.forms = new Forms(transport, origins);
+    this.documentSets =
+        new DocumentSets(transport, origins, forms, builder.clock, builder.random, retryPolicy);
+  }
+
+  /** A builder for a client. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * A client configured from the environment variables {@value #BASE_URL_ENV} and {@value
+   * #ACCESS_TOKEN_ENV}.
+   *
+   * @throws IllegalStateException if either is unset or blank
+   */
+  public static FormationClient fromEnv() {
+    return fromEnv(System.getenv());
+  }
+
+  static FormationClient fromEnv(Map<String, String> env) {
+    return builder().baseUrl(require(env, BASE_URL_ENV)).accessToken(require(env, ACCESS_TOKEN_ENV)).build();
+  }
+
+  private static String require(Map<String, String> env, String name) {
+    String value = env.get(name);
+    if (value == null || value.isBlank()) {
+      throw new IllegalStateException("The environment variable " + name + " is not set");
+    }
+    return value;
+  }
+
+  /** The teams the token can act for. */
+  public Teams teams() {
+    return teams;
+  }
+
+  /** Document sets: create, read, wait for completion. */
+  public DocumentSets documentSets() {
+    return documentSets;
+  }
+
+  /** Forms and their actions. */
+  public Forms forms() {
+    return forms;
+  }
+
+  /**
+   * Releases the client's threads and idle connections; later calls fail with {@link
+   * IllegalStateException}. Calls in flight are cancelled. Idempotent.
+   */
+  @Override
+  public void close() {
+    transport.close();
+    scheduler.shutdownNow();
+    if (ownHttp != null) {
+      ownHttp.dispatcher().cancelAll();
+      ownHttp.dispatcher().executorService().shutdown();
+      ownHttp.connectionPool().evictAll();
+    }
+  }
+
+  /** Shows the base URL; never the token. */
+  @Override
+  public String toString() {
+    return "FormationClient{baseUrl=" + baseUrl + "}";
+  }
+
+  /** An OkHttp client whose dispatcher runs on daemon threads the SDK names and shuts down. */
+  private static OkHttpClient newHttpClient() {
+    ExecutorService executor =
+        new ThreadPoolExecutor(
+            0,
+            Integer.MAX_VALUE,
+            60,
+            TimeUnit.SECONDS,
+            new SynchronousQueue<>(),
+            daemonThreads("formation-http"));
+    Dispatcher dispatcher = new Dispatcher(executor);
+    dispatcher.setMaxRequests(64);
+    dispatcher.setMaxRequestsPerHost(16);
+    return new OkHttpClient.Builder().dispatcher(dispatcher).build();
+  }
+
+  private static ThreadFactory daemonThreads(String prefix) {
+    AtomicInteger count = new AtomicInteger();
+    return runnable -> {
+      Thread thread = new Thread(runnable, prefix + "-" + count.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    };
+  }
+
+  /**
+   * Configures a {@link FormationClient}. A base URL and a token (or token provider) are
+   * required; everything else has a default.
+   *
+   * <pre>{@code
+   * FormationClient client = FormationClient.builder()
+   *     .baseUrl("https://api.example.com")
+   *     .tokenProvider(tokens::current)
+   *     .httpClient(sharedOkHttpClient)
+   *     .maxRetries(3)
+   *     .userAgent("acme-onboarding/2.1")
+   *     .build();
+   * }</pre>
+   */
+  public static final class Builder {
+    private String baseUrl;
+    private TokenProvider tokenProvider;
+    private Duration connectTimeout = Duration.ofSeconds(10);
+    private Duration readTimeout = Duration.ofSeconds(30);
+    private Duration writeTimeout = Duration.ofSeconds(30);
+    private Duration callTimeout = Duration.ofSeconds(60);
+    private int maxRetries = 2;
+    private Duration maxRetryAfter = Duration.ofSeconds(60);
+    private OkHttpClient httpClient;
+    private final List<String> trustedOrigins = new ArrayList<>();
+    private boolean allowInsecureHttp;
+    private String userAgentProduct;
+    private Clock clock = Clock.systemUTC();
+    private Sleeper sleeper;
+    private DoubleSupplier random = () -> ThreadLocalRandom.current().nextDouble();
+
+    private Builder() {}
+
+    /**
+     * The service's base URL, such as {@code https://api.example.com}; endpoints are {@code
+     * <baseUrl>/v1/...}. A path prefix is kept. Plain http is refused unless the host is loopback
+     * or {@link #allowInsecureHttp} is set (checked on {@link #build()}).
+     */
+    public Builder baseUrl(String baseUrl) {
+      this.baseUrl = Objects.requireNonNull(baseUrl, "baseUrl");
+      return this;
+    }
+
+    /** A fixed access token. */
+    public Builder accessToken(String accessToken) {
+      Objects.requireNonNull(accessToken, "accessToken");
+      if (accessToken.isBlank()) {
+        throw new IllegalArgumentException("accessToken must not be blank");
+      }
+      this.tokenProvider = () -> accessToken;
+      return this;
+    }
+
+    /** A source of access tokens, asked before each request, for tokens that rotate. */
+    public Builder tokenProvider(TokenProvider tokenProvider) {
+      this.tokenProvider = Objects.requireNonNull(tokenProvider, "tokenProvider");
+      return this;
+    }
+
+    /** Timeout for establishing a connection; default 10 s. */
+    public Builder connectTimeout(Duration timeout) {
+      this.connectTimeout = nonNegative("connectTimeout", timeout);
+      return this;
+    }
+
+    /** Timeout between two reads of a response; default 30 s. */
+    public Builder readTimeout(Duration timeout) {
+      this.readTimeout = nonNegative("readTimeout", timeout);
+      return this;
+    }
+
+    /** Timeout between two writes of a request; default 30 s. */
+    public Builder writeTimeout(Duration timeout) {
+      this.writeTimeout = nonNegative("writeTimeout", timeout);
+      return this;
+    }
+
+    /** Timeout for one whole attempt of a call; default 60 s; zero for none. */
+    public Builder callTimeout(Duration timeout) {
+      this.callTimeout = nonNegative("callTimeout", timeout);
+      return this;
+    }
+
+    /** How many times a failed call may be retried; default 2, zero to disable retries. */
+    public Builder maxRetries(int maxRetries) {
+      if (maxRetries < 0) {
+        throw new IllegalArgumentException("maxRetries must not be negative, was " + maxRetries);
+      }
+      this.maxRetries = maxRetries;
+      return this;
+    }
+
+    /** The longest Retry-After the SDK honours before retrying; default 60 s. */
+    public Builder maxRetryAfter(Duration max) {
+      this.maxRetryAfter = nonNegative("maxRetryAfter", max);
+      return this;
+    }
+
+    /**
+     * An OkHttp client to share its connection pool and dispatcher with. The SDK derives its own
+     * client from it with {@code newBuilder()}, so its auth, retries, timeouts and origin rules
+     * still apply, and closing the FormationClient leaves this client untouched.
+     */
+    public Builder httpClient(OkHttpClient httpClient) {
+      this.httpClient = Objects.requireNonNull(httpClient, "httpClient");
+      return this;
+    }
+
+    /**
+     * Trusts one more origin ({@code https://host[:port]}) with the access token, for links or
+     * action urls the service returns on another host. Repeatable.
+     */
+    public Builder trustOrigin(String origin) {
+      trustedOrigins.add(Objects.requireNonNull(origin, "origin"));
+      return this;
+    }
+
+    /** Allows plain {@code http} for hosts that are not loopback. Never do this in production. */
+    public Builder allowInsecureHttp(boolean allow) {
+      this.allowInsecureHttp = allow;
+      return this;
+    }
+
+    /**
+     * Your product token, such as {@code acme-onboarding/2.1}, put in front of the SDK's
+     * User-Agent ({@code formation-java/<version> java/<runtime>}).
+     */
+    public Builder userAgent(String product) {
+      Objects.requireNonNull(product, "product");
+      if (product.isBlank() || product.chars().anyMatch(c -> c < 0x20 || c > 0x7e)) {
+        throw new IllegalArgumentException("userAgent must be printable ASCII: " + product);
+      }
+      this.userAgentProduct = product.strip();
+      return this;
+    }
+
+    Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    Builder sleeper(Sleeper sleeper) {
+      this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
+      return this;
+    }
+
+    Builder random(DoubleSupplier random) {
+      this.random = Objects.requireNonNull(random, "random");
+      return this;
+    }
+
+    /**
+     * The client.
+     *
+     * @throws IllegalStateException if the base URL or the token is missing
+     * @throws IllegalArgumentException if a URL is invalid or uses plain http where not allowed
+     */
+    public FormationClient build() {
+      return new FormationClient(this);
+    }
+
+    private static Duration nonNegative(String name, Duration value) {
+      Objects.requireNonNull(value, name);
+      if (value.isNegative()) {
+        throw new IllegalArgumentException(name + " must not be negative, was " + value);
+      }
+      return value;
+    }
+  }
+}

@@ -1,0 +1,120 @@
+package io.formation.sdk;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import io.formation.sdk.internal.ApiRequest;
+import io.formation.sdk.internal.Origins;
+import io.formation.sdk.internal.Transport;
+import io.formation.sdk.internal.Wire;
+import io.formation.sdk.model.ActionResult;
+import io.formation.sdk.model.Form;
+import io.formation.sdk.model.FormAction;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The forms of a document set and their actions. Reached through {@link FormationClient#forms()}.
+ *
+ * <pre>{@code
+ * for (Form form : client.forms().list(documentSetId)) {
+ *   CompanyInfo info = client.forms().valuesAs(form, CompanyInfo.class);
+ *   client.forms().submit(form, info.withName("Acme"));
+ * }
+ * }</pre>
+ *
+ * <p>Values can be a Jackson {@code JsonNode}, a {@code Map}, or any object Jackson can write
+ * (records included). Action urls are opaque: they are sent to exactly as returned, resolved
+ * against the base URL when relative, and refused with {@link UntrustedOriginException} when they
+ * point at an origin the client does not trust.
+ */
+public final class Forms {
+  private final Transport transport;
+  private final Origins origins;
+
+  Forms(Transport transport, Origins origins) {
+    this.transport = transport;
+    this.origins = origins;
+  }
+
+  /** The forms of a document set ({@code GET /v1/document_sets/{id}/forms}). */
+  public List<Form> list(String documentSetId) {
+    return transport.send(listRequest(documentSetId), response -> Wire.forms(response.body()));
+  }
+
+  /** The async twin of {@link #list}. */
+  public CompletableFuture<List<Form>> listAsync(String documentSetId) {
+    return transport.sendAsync(listRequest(documentSetId), response -> Wire.forms(response.body()));
+  }
+
+  /**
+   * Calls an action with the given values as the JSON body, with the action's method, at its url
+   * exactly as returned.
+   *
+   * @throws ValidationException if the service rejects the values (422), with a pointer per field
+   * @throws UntrustedOriginException if the url points at an untrusted origin; nothing is sent
+   */
+  public ActionResult invoke(FormAction action, Object values) {
+    return transport.send(actionRequest(action, values), Forms::result);
+  }
+
+  /** The async twin of {@link #invoke}. */
+  public CompletableFuture<ActionResult> invokeAsync(FormAction action, Object values) {
+    return transport.sendAsync(actionRequest(action, values), Forms::result);
+  }
+
+  /**
+   * Submits values through the form's submit action: its only action, or the one named {@code
+   * submit}.
+   *
+   * @throws IllegalStateException if the form has no such action; use {@link #invoke} then
+   */
+  public ActionResult submit(Form form, Object values) {
+    return invoke(form.submitAction(), values);
+  }
+
+  /** The async twin of {@link #submit}. */
+  public CompletableFuture<ActionResult> submitAsync(Form form, Object values) {
+    return invokeAsync(form.submitAction(), values);
+  }
+
+  /**
+   * The form's current values bound to a type of the caller's (a record, a map, a bean).
+   *
+   * @throws IllegalArgumentException if the values do not fit the type
+   */
+  public <T> T valuesAs(Form form, Class<T> type) {
+    try {
+      return Wire.MAPPER.treeToValue(form.values(), type);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException(
+          "The values of form " + form.id() + " do not fit " + type.getName() + ": "
+              + e.getOriginalMessage(),
+          e);
+    }
+  }
+
+  private ApiRequest listRequest(String documentSetId) {
+    Origins.requireId("document set id", documentSetId);
+    return ApiRequest.get(
+        origins.endpoint("document_sets", documentSetId, "forms"), ApiRequest.ANY_JSON);
+  }
+
+  private ApiRequest actionRequest(FormAction action, Object values) {
+    Objects.requireNonNull(action, "action");
+    Objects.requireNonNull(values, "values");
+    byte[] body;
+    try {
+      body = Wire.MAPPER.writeValueAsBytes(values);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException(
+          "The values cannot be written as JSON: " + e.getOriginalMessage(), e);
+    }
+    boolean bodiless = action.method().equals("GET") || action.method().equals("HEAD");
+    return new ApiRequest(
+        action.method(), origins.resolve(action.url()), bodiless ? null : body, ApiRequest.ANY_JSON);
+  }
+
+  private static ActionResult result(io.formation.sdk.internal.JsonResponse response) {
+    return Wire.actionResult(response.statusCode(), response.body());
+  }
+}

@@ -1,0 +1,44 @@
+package io.formation.sdk;
+
+/**
+ * The service answered with a success status but a body the SDK cannot read: not JSON (an HTML
+ * page from a proxy), truncated JSON, an empty body where a resource was expected, or a resource
+ * without a required member. Also thrown when a pager's {@code next} link repeats one already
+ * visited.
+ *
+ * <pre>{@code
+ * catch (InvalidResponseException e) {
+ *   log.error("unexpected answer ({}): {}", e.statusCode(), e.body());
+ * }
+ * }</pre>
+ */
+public class InvalidResponseException extends FormationException {
+  private static final long serialVersionUID = 1L;
+
+  private final int statusCode;
+  private final String body;
+
+  /**
+   * Creates the exception.
+   *
+   * @param message what was called and what was wrong
+   * @param statusCode the HTTP status of the response
+   * @param body the raw body, or a prefix of it; empty if unknown
+   * @param cause the parse failure, if any
+   */
+  public InvalidResponseException(String message, int statusCode, String body, Throwable cause) {
+    super(message, cause);
+    this.statusCode = statusCode;
+    this.body = body;
+  }
+
+  /** The HTTP status of the response. */
+  public int statusCode() {
+    return statusCode;
+  }
+
+  /** The raw body as far as it was read; empty if unknown. */
+  public String body() {
+    return body;
+  }
+}

@@ -1,0 +1,183 @@
+package io.formation.sdk;
+
+import io.formation.sdk.internal.Origins;
+import io.formation.sdk.model.Page;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
+import okhttp3.HttpUrl;
+
+/**
+ * A lazy listing that pages through a collection by following each page's {@code links.next}
+ * exactly as the service returned it. Nothing is fetched until iteration needs it, and only one
+ * page is held at a time, so any number of items can be streamed. Each iteration starts a fresh
+ * listing. Immutable and thread-safe; iterators are not.
+ *
+ * <pre>{@code
+ * client.teams().list().pageSize(100).stream()
+ *     .filter(team -> team.name().startsWith("Acme"))
+ *     .forEach(team -> System.out.println(team.id()));
+ *
+ * // Stop and resume later from the saved link:
+ * String saved = page.links().next().orElseThrow();
+ * for (Team team : client.teams().list().startingAt(saved)) { ... }
+ * }</pre>
+ *
+ * @param <T> the item type
+ */
+public final class Pager<T> implements Iterable<T> {
+  /** Smallest page size the service accepts. */
+  public static final int MIN_PAGE_SIZE = 1;
+
+  /** Largest page size the service accepts. */
+  public static final int MAX_PAGE_SIZE = 100;
+
+  /** Where pages come from; implemented by each service that lists. */
+  interface Source<T> {
+    HttpUrl firstPage(Integer pageSize);
+
+    Page<T> fetch(HttpUrl url);
+
+    CompletableFuture<Page<T>> fetchAsync(HttpUrl url);
+  }
+
+  private final Source<T> source;
+  private final Origins origins;
+  private final Integer pageSize;
+  private final HttpUrl start;
+
+  Pager(Source<T> source, Origins origins) {
+    this(source, origins, null, null);
+  }
+
+  private Pager(Source<T> source, Origins origins, Integer pageSize, HttpUrl start) {
+    this.source = source;
+    this.origins = origins;
+    this.pageSize = pageSize;
+    this.start = start;
+  }
+
+  /**
+   * A listing with this many items per page (the service's default is 50).
+   *
+   * @throws IllegalArgumentException if size is outside 1..100
+   * @throws IllegalStateException if the listing resumes from a saved link, which has its own size
+   */
+  public Pager<T> pageSize(int size) {
+    if (size < MIN_PAGE_SIZE || size > MAX_PAGE_SIZE) {
+      throw new IllegalArgumentException(
+          "page size must be between " + MIN_PAGE_SIZE + " and " + MAX_PAGE_SIZE + ", was " + size);
+    }
+    if (start != null) {
+      throw new IllegalStateException("a listing resumed from a link keeps that link's page size");
+    }
+    return new Pager<>(source, origins, size, null);
+  }
+
+  /**
+   * A listing that starts at a saved {@code next} link instead of the first page, so a job can
+   * stop and continue later. The link is used exactly as given.
+   *
+   * @throws UntrustedOriginException if the link points at an origin the token must not go to
+   * @throws IllegalArgumentException if the link is not a URL reference
+   */
+  public Pager<T> startingAt(String link) {
+    if (link == null || link.isBlank()) {
+      throw new IllegalArgumentException("link must not be blank");
+    }
+    return new Pager<>(source, origins, null, origins.resolve(link));
+  }
+
+  /** The items, fetching pages as iteration reaches them. */
+  @Override
+  public Iterator<T> iterator() {
+    Iterator<Page<T>> pages = new PageIterator();
+    return new Iterator<>() {
+      private Iterator<T> items = Collections.emptyIterator();
+
+      @Override
+      public boolean hasNext() {
+        while (!items.hasNext() && pages.hasNext()) {
+          items = pages.next().items().iterator();
+        }
+        return items.hasNext();
+      }
+
+      @Override
+      public T next() {
+        if (!hasNext()) {
+          throw new NoSuchElementException();
+        }
+        return items.next();
+      }
+    };
+  }
+
+  /** The items as a lazy sequential stream. */
+  public Stream<T> stream() {
+    return StreamSupport.stream(spliterator(), false);
+  }
+
+  /** The pages, each with its items and links, fetched as iteration reaches them. */
+  public Iterable<Page<T>> pages() {
+    return PageIterator::new;
+  }
+
+  /** Fetches the first page (or the saved link's page) without blocking. */
+  public CompletableFuture<Page<T>> firstPageAsync() {
+    return source.fetchAsync(startUrl());
+  }
+
+  /**
+   * Fetches the page after the given one without blocking; empty when it was the last.
+   *
+   * @throws UntrustedOriginException if its next link points at an untrusted origin
+   */
+  public CompletableFuture<Optional<Page<T>>> nextPageAsync(Page<T> page) {
+    Optional<String> next = page.links().next();
+    if (next.isEmpty()) {
+      return CompletableFuture.completedFuture(Optional.empty());
+    }
+    return source.fetchAsync(origins.resolve(next.get())).thenApply(Optional::of);
+  }
+
+  private HttpUrl startUrl() {
+    return start != null ? start : source.firstPage(pageSize);
+  }
+
+  /** Follows next links; remembers the links visited so a cycle fails instead of looping. */
+  private final class PageIterator implements Iterator<Page<T>> {
+    private final Set<String> visited = new HashSet<>();
+    private HttpUrl next = startUrl();
+
+    @Override
+    public boolean hasNext() {
+      return next != null;
+    }
+
+    @Override
+    public Page<T> next() {
+      if (next == null) {
+        throw new NoSuchElementException();
+      }
+      if (!visited.add(next.toString())) {
+        HttpUrl repeated = next;
+        next = null;
+        throw new InvalidResponseException(
+            "The service's next link repeats a page already visited (" + repeated + "): stopping",
+            200,
+            "",
+            null);
+      }
+      Page<T> page = source.fetch(next);
+      next = page.links().next().map(origins::resolve).orElse(null);
+      return page;
+    }
+  }
+}

@@ -1,0 +1,204 @@
+package io.formation.sdk;
+
+import io.formation.sdk.model.DocumentSet;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.function.Consumer;
+
+/**
+ * How {@link DocumentSets#awaitCompletion} polls: the first interval, how it grows, its cap, a
+ * jitter, the overall timeout, whether to keep waiting through {@code input_needed}, and a
+ * listener for state changes. Immutable; change a copy with {@link #newBuilder()}.
+ *
+ * <pre>{@code
+ * PollOptions options = PollOptions.builder()
+ *     .initialInterval(Duration.ofSeconds(2))
+ *     .timeout(Duration.ofMinutes(10))
+ *     .onStateChange(set -> progress.show(set.state()))
+ *     .build();
+ * DocumentSet done = client.documentSets().awaitCompletion(id, options);
+ * }</pre>
+ *
+ * <p>Defaults: 1 s, growing ×1.5 up to 30 s, ±10% jitter, a 30 minute timeout, stop on {@code
+ * input_needed}, no listener.
+ */
+public final class PollOptions {
+  private static final PollOptions DEFAULTS = builder().build();
+
+  private final Duration initialInterval;
+  private final double multiplier;
+  private final Duration maxInterval;
+  private final double jitter;
+  private final Duration timeout;
+  private final boolean waitThroughInputNeeded;
+  private final Consumer<DocumentSet> onStateChange;
+
+  private PollOptions(Builder builder) {
+    this.initialInterval = builder.initialInterval;
+    this.multiplier = builder.multiplier;
+    this.maxInterval = builder.maxInterval;
+    this.jitter = builder.jitter;
+    this.timeout = builder.timeout;
+    this.waitThroughInputNeeded = builder.waitThroughInputNeeded;
+    this.onStateChange = builder.onStateChange;
+  }
+
+  /** The defaults. */
+  public static PollOptions defaults() {
+    return DEFAULTS;
+  }
+
+  /** A builder starting from the defaults. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder starting from these options. */
+  public Builder newBuilder() {
+    return new Builder(this);
+  }
+
+  /** The wait after the first poll. */
+  public Duration initialInterval() {
+    return initialInterval;
+  }
+
+  /** How much each wait grows over the previous one. */
+  public double multiplier() {
+    return multiplier;
+  }
+
+  /** The longest wait between two polls. */
+  public Duration maxInterval() {
+    return maxInterval;
+  }
+
+  /** The fraction by which each wait is shortened at random, so many pollers spread out. */
+  public double jitter() {
+    return jitter;
+  }
+
+  /** How long to wait in all before giving up with {@link PollTimeoutException}. */
+  public Duration timeout() {
+    return timeout;
+  }
+
+  /** Whether to keep polling when the state is {@code input_needed} instead of stopping. */
+  public boolean waitThroughInputNeeded() {
+    return waitThroughInputNeeded;
+  }
+
+  /** Called with the document set on the first poll and each time its state changes. */
+  public Consumer<DocumentSet> onStateChange() {
+    return onStateChange;
+  }
+
+  @Override
+  public String toString() {
+    return "PollOptions{initialInterval="
+        + initialInterval
+        + ", multiplier="
+        + multiplier
+        + ", maxInterval="
+        + maxInterval
+        + ", jitter="
+        + jitter
+        + ", timeout="
+        + timeout
+        + ", waitThroughInputNeeded="
+        + waitThroughInputNeeded
+        + "}";
+  }
+
+  /** Builds {@link PollOptions}; every setter checks its value. */
+  public static final class Builder {
+    private Duration initialInterval = Duration.ofSeconds(1);
+    private double multiplier = 1.5;
+    private Duration maxInterval = Duration.ofSeconds(30);
+    private double jitter = 0.1;
+    private Duration timeout = Duration.ofMinutes(30);
+    private boolean waitThroughInputNeeded;
+    private Consumer<DocumentSet> onStateChange = set -> {};
+
+    private Builder() {}
+
+    private Builder(PollOptions options) {
+      this.initialInterval = options.initialInterval;
+      this.multiplier = options.multiplier;
+      this.maxInterval = options.maxInterval;
+      this.jitter = options.jitter;
+      this.timeout = options.timeout;
+      this.waitThroughInputNeeded = options.waitThroughInputNeeded;
+      this.onStateChange = options.onStateChange;
+    }
+
+    /** The wait after the first poll; positive. */
+    public Builder initialInterval(Duration interval) {
+      this.initialInterval = positive("initialInterval", interval);
+      return this;
+    }
+
+    /** How much each wait grows; at least 1. */
+    public Builder multiplier(double multiplier) {
+      if (!(multiplier >= 1.0) || Double.isInfinite(multiplier)) {
+        throw new IllegalArgumentException("multiplier must be at least 1, was " + multiplier);
+      }
+      this.multiplier = multiplier;
+      return this;
+    }
+
+    /** The longest wait between polls; positive. */
+    public Builder maxInterval(Duration interval) {
+      this.maxInterval = positive("maxInterval", interval);
+      return this;
+    }
+
+    /** The random fraction taken off each wait, between 0 (none) and 1. */
+    public Builder jitter(double jitter) {
+      if (!(jitter >= 0.0 && jitter <= 1.0)) {
+        throw new IllegalArgumentException("jitter must be between 0 and 1, was " + jitter);
+      }
+      this.jitter = jitter;
+      return this;
+    }
+
+    /** The overall timeout; positive. */
+    public Builder timeout(Duration timeout) {
+      this.timeout = positive("timeout", timeout);
+      return this;
+    }
+
+    /** Keep polling through {@code input_needed} instead of stopping there. */
+    public Builder waitThroughInputNeeded(boolean wait) {
+      this.waitThroughInputNeeded = wait;
+      return this;
+    }
+
+    /** Called on the first poll and on each state change; must not block for long. */
+    public Builder onStateChange(Consumer<DocumentSet> listener) {
+      this.onStateChange = Objects.requireNonNull(listener, "listener");
+      return this;
+    }
+
+    /**
+     * The options.
+     *
+     * @throws IllegalArgumentException if the initial interval exceeds the max interval
+     */
+    public PollOptions build() {
+      if (initialInterval.compareTo(maxInterval) > 0) {
+        throw new IllegalArgumentException(
+            "initialInterval " + initialInterval + " exceeds maxInterval " + maxInterval);
+      }
+      return new PollOptions(this);
+    }
+
+    private static Duration positive(String name, Duration value) {
+      Objects.requireNonNull(value, name);
+      if (value.isNegative() || value.isZero()) {
+        throw new IllegalArgumentException(name + " must be positive, was " + value);
+      }
+      return value;
+    }
+  }
+}

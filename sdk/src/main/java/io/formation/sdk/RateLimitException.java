@@ -1,0 +1,44 @@
+package io.formation.sdk;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import okhttp3.Headers;
+
+/**
+ * 429 Too Many Requests, after the SDK's own retries were used up. {@link #retryAfter()} says how
+ * long the service asked callers to wait.
+ *
+ * <pre>{@code
+ * catch (RateLimitException e) {
+ *   scheduleLater(e.retryAfter().orElse(Duration.ofMinutes(1)));
+ * }
+ * }</pre>
+ */
+public class RateLimitException extends ApiException {
+  private static final long serialVersionUID = 1L;
+
+  private final Duration retryAfter;
+
+  /**
+   * Creates the exception; see {@link ApiException#ApiException}.
+   *
+   * @param retryAfter the wait the service asked for, or null if it sent no valid Retry-After
+   */
+  public RateLimitException(
+      String method,
+      String url,
+      int statusCode,
+      Headers headers,
+      String body,
+      List<ApiError> errors,
+      Duration retryAfter) {
+    super(method, url, statusCode, headers, body, errors);
+    this.retryAfter = retryAfter;
+  }
+
+  /** The wait the service asked for in its Retry-After header, if it sent one. */
+  public Optional<Duration> retryAfter() {
+    return Optional.ofNullable(retryAfter);
+  }
+}

@@ -1,0 +1,58 @@
+package io.formation.sdk;
+
+import io.formation.sdk.internal.ApiRequest;
+import io.formation.sdk.internal.Origins;
+import io.formation.sdk.internal.Transport;
+import io.formation.sdk.internal.Wire;
+import io.formation.sdk.model.Page;
+import io.formation.sdk.model.Team;
+import java.util.concurrent.CompletableFuture;
+import okhttp3.HttpUrl;
+
+/**
+ * The teams the access token can act on behalf of ({@code GET /v1/teams}, scope {@code
+ * documentSets.read}). Reached through {@link FormationClient#teams()}.
+ *
+ * <pre>{@code
+ * for (Team team : client.teams().list().pageSize(100)) {
+ *   System.out.println(team.id() + "\t" + team.name());
+ * }
+ * }</pre>
+ */
+public final class Teams {
+  private final Pager<Team> pager;
+
+  Teams(Transport transport, Origins origins) {
+    this.pager =
+        new Pager<>(
+            new Pager.Source<>() {
+              @Override
+              public HttpUrl firstPage(Integer pageSize) {
+                HttpUrl url = origins.endpoint("teams");
+                return pageSize == null
+                    ? url
+                    : url.newBuilder().addQueryParameter("page[size]", pageSize.toString()).build();
+              }
+
+              @Override
+              public Page<Team> fetch(HttpUrl url) {
+                return transport.send(request(url), response -> Wire.teams(response.body()));
+              }
+
+              @Override
+              public CompletableFuture<Page<Team>> fetchAsync(HttpUrl url) {
+                return transport.sendAsync(request(url), response -> Wire.teams(response.body()));
+              }
+            },
+            origins);
+  }
+
+  private static ApiRequest request(HttpUrl url) {
+    return ApiRequest.get(url, ApiRequest.JSON_API);
+  }
+
+  /** A lazy listing of every team, at the service's default page size unless changed. */
+  public Pager<Team> list() {
+    return pager;
+  }
+}

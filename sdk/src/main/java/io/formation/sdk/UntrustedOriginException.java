@@ -1,0 +1,36 @@
+package io.formation.sdk;
+
+/**
+ * A URL handed back by the service (a {@code next} link, an action url) points at an origin other
+ * than the base URL's and one the caller did not trust. Nothing was sent: the bearer token only
+ * goes to trusted origins. Trust an origin with {@link FormationClient.Builder#trustOrigin}.
+ *
+ * <pre>{@code
+ * FormationClient client = FormationClient.builder()
+ *     .baseUrl("https://api.example.com")
+ *     .accessToken(token)
+ *     .trustOrigin("https://actions.example.com")
+ *     .build();
+ * }</pre>
+ */
+public class UntrustedOriginException extends FormationException {
+  private static final long serialVersionUID = 1L;
+
+  private final String origin;
+
+  /** Creates the exception for a refused origin such as {@code https://other.example:443}. */
+  public UntrustedOriginException(String origin, String url) {
+    super(
+        "Refused to send the access token to "
+            + origin
+            + " (from "
+            + url
+            + "): not the base URL's origin and not trusted");
+    this.origin = origin;
+  }
+
+  /** The refused origin, as {@code scheme://host:port}. */
+  public String origin() {
+    return origin;
+  }
+}

@@ -1,0 +1,113 @@
+package io.formation.sdk.internal;
+
+import io.formation.sdk.UntrustedOriginException;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import okhttp3.HttpUrl;
+
+/**
+ * The base URL and the origins the token may go to. Every URL the SDK calls is built or resolved
+ * here, so the origin rule has one home.
+ */
+public final class Origins {
+  private final HttpUrl base;
+  private final Set<String> trusted;
+
+  /**
+   * @param baseUrl the service's base URL; a path prefix is kept
+   * @param trustedOrigins further origins the caller trusts with the token
+   * @param allowInsecureHttp whether plain http is allowed for a host that is not loopback
+   */
+  public Origins(String baseUrl, Collection<String> trustedOrigins, boolean allowInsecureHttp) {
+    this.base = withTrailingSlash(parse("base URL", baseUrl, allowInsecureHttp));
+    if (base.query() != null || base.fragment() != null) {
+      throw new IllegalArgumentException("base URL must not have a query or fragment: " + baseUrl);
+    }
+    Set<String> origins = new LinkedHashSet<>();
+    origins.add(origin(base));
+    for (String origin : trustedOrigins) {
+      origins.add(origin(parse("trusted origin", origin, allowInsecureHttp)));
+    }
+    this.trusted = Set.copyOf(origins);
+  }
+
+  public HttpUrl base() {
+    return base;
+  }
+
+  /** {@code base/v1/<segments...>}, each segment percent-encoded as exactly one path segment. */
+  public HttpUrl endpoint(String... segments) {
+    HttpUrl.Builder url = base.newBuilder().addPathSegment("v1");
+    for (String segment : segments) {
+      url.addPathSegment(segment);
+    }
+    return url.build();
+  }
+
+  /**
+   * Resolves a link or action url the service returned against the base URL, exactly as given.
+   *
+   * @throws UntrustedOriginException if it points at an origin the token must not go to
+   * @throws IllegalArgumentException if it is not a URL reference
+   */
+  public HttpUrl resolve(String link) {
+    HttpUrl url = base.resolve(link);
+    if (url == null) {
+      throw new IllegalArgumentException("Not a usable http(s) URL: " + link);
+    }
+    if (!isTrusted(url)) {
+      throw new UntrustedOriginException(origin(url), url.toString());
+    }
+    return url;
+  }
+
+  public boolean isTrusted(HttpUrl url) {
+    return trusted.contains(origin(url));
+  }
+
+  public static String origin(HttpUrl url) {
+    return url.scheme() + "://" + url.host() + ":" + url.port();
+  }
+
+  /** Checks an id before it goes into a path; dot segments would change the path. */
+  public static String requireId(String what, String id) {
+    if (id == null || id.isBlank()) {
+      throw new IllegalArgumentException(what + " must not be blank");
+    }
+    if (id.equals(".") || id.equals("..")) {
+      throw new IllegalArgumentException(what + " must not be a dot segment: " + id);
+    }
+    return id;
+  }
+
+  private static HttpUrl parse(String what, String value, boolean allowInsecureHttp) {
+    if (value == null || value.isBlank()) {
+      throw new IllegalArgumentException(what + " must not be blank");
+    }
+    HttpUrl url = HttpUrl.parse(value.strip());
+    if (url == null) {
+      throw new IllegalArgumentException(what + " is not an http(s) URL: " + value);
+    }
+    if (url.scheme().equals("http") && !allowInsecureHttp && !isLoopback(url.host())) {
+      throw new IllegalArgumentException(
+          what
+              + " uses plain http for a host that is not loopback: "
+              + value
+              + " (use https, or allowInsecureHttp(true) if you really mean it)");
+    }
+    return url;
+  }
+
+  private static HttpUrl withTrailingSlash(HttpUrl url) {
+    String path = url.encodedPath();
+    return path.endsWith("/") ? url : url.newBuilder().encodedPath(path + "/").build();
+  }
+
+  static boolean isLoopback(String host) {
+    return host.equals("localhost")
+        || host.endsWith(".localhost")
+        || host.equals("::1")
+        || host.matches("127\\.\\d{1,3}\\.\\d{1,3}\\.\\d{1,3}");
+  }
+}

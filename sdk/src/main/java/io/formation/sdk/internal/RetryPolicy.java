@@ -1,0 +1,92 @@
+package io.formation.sdk.internal;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Set;
+import java.util.function.DoubleSupplier;
+import okhttp3.Headers;
+
+/**
+ * Decides whether a failed attempt is tried again and after how long. Shared by the blocking and
+ * the async transport, so both retry the same way.
+ */
+public final class RetryPolicy {
+  private static final Set<Integer> RETRYABLE_STATUSES = Set.of(408, 429, 500, 502, 503, 504);
+  private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS", "PUT", "DELETE");
+
+  private final int maxRetries;
+  private final Duration baseDelay;
+  private final Duration maxDelay;
+  private final Duration maxRetryAfter;
+  private final Clock clock;
+  private final DoubleSupplier random;
+
+  public RetryPolicy(
+      int maxRetries,
+      Duration baseDelay,
+      Duration maxDelay,
+      Duration maxRetryAfter,
+      Clock clock,
+      DoubleSupplier random) {
+    this.maxRetries = maxRetries;
+    this.baseDelay = baseDelay;
+    this.maxDelay = maxDelay;
+    this.maxRetryAfter = maxRetryAfter;
+    this.clock = clock;
+    this.random = random;
+  }
+
+  /**
+   * The wait before the next attempt, or null when the outcome is final.
+   *
+   * @param attempt how many attempts were made so far, starting at 1
+   */
+  Duration delayAfter(String method, int attempt, Outcome outcome) {
+    if (attempt > maxRetries || !isRetryable(method, outcome)) {
+      return null;
+    }
+    Duration retryAfter = outcome.failure() == null ? retryAfter(outcome.headers()) : null;
+    if (retryAfter != null) {
+      return retryAfter.compareTo(maxRetryAfter) > 0 ? maxRetryAfter : retryAfter;
+    }
+    // Exponential backoff with full jitter: anywhere between zero and the exponential cap.
+    long capMillis = Math.min(maxDelay.toMillis(), baseDelay.toMillis() << Math.min(attempt - 1, 20));
+    return Duration.ofMillis((long) (random.getAsDouble() * capMillis));
+  }
+
+  /** Methods that may be sent again without changing the outcome (RFC 9110 idempotent). */
+  static boolean isSafe(String method) {
+    return SAFE_METHODS.contains(method);
+  }
+
+  private static boolean isRetryable(String method, Outcome outcome) {
+    boolean safe = isSafe(method);
+    if (outcome.failure() != null) {
+      // Once a request was written, the service may have acted on it: only safe methods go again.
+      return !outcome.interrupted() && (safe || !outcome.requestSent());
+    }
+    int status = outcome.statusCode();
+    // A 429 means the service refused the request without acting on it, so even POST may retry.
+    return RETRYABLE_STATUSES.contains(status) && (safe || status == 429);
+  }
+
+  /** Reads Retry-After as delay-seconds or an HTTP date; null if absent or unreadable. */
+  public Duration retryAfter(Headers headers) {
+    String value = headers.get("Retry-After");
+    if (value == null) {
+      return null;
+    }
+    try {
+      long seconds = Long.parseLong(value.strip());
+      return seconds < 0 ? null : Duration.ofSeconds(seconds);
+    } catch (NumberFormatException notSeconds) {
+      Instant date = headers.getInstant("Retry-After");
+      if (date == null) {
+        return null;
+      }
+      Duration until = Duration.between(clock.instant(), date);
+      return until.isNegative() ? Duration.ZERO : until;
+    }
+  }
+}

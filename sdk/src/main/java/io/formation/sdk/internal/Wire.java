@@ -1,0 +1,262 @@
+package io.formation.sdk.internal;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.MissingNode;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import io.formation.sdk.ApiError;
+import io.formation.sdk.model.ActionResult;
+import io.formation.sdk.model.DocumentSet;
+import io.formation.sdk.model.DocumentSetState;
+import io.formation.sdk.model.Form;
+import io.formation.sdk.model.FormAction;
+import io.formation.sdk.model.Page;
+import io.formation.sdk.model.PageLinks;
+import io.formation.sdk.model.Team;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * Reads the service's JSON into the SDK's records. The interface leaves envelopes and several
+ * field names open, so every resource is read the same tolerant way: unwrap a JSON:API {@code
+ * data} member if there is one, then look each field up in {@code attributes} first and at the top
+ * level second, under every spelling listed below. The lists are the single place to add a
+ * spelling.
+ */
+public final class Wire {
+  /** Where a form's JSON Schema may be: JSON Forms' own name, snake_case, camelCase. */
+  public static final List<String> SCHEMA_FIELDS = List.of("schema", "json_schema", "jsonSchema");
+
+  /** Where a form's JSON Forms UI schema may be. */
+  public static final List<String> UI_SCHEMA_FIELDS = List.of("uischema", "ui_schema", "uiSchema");
+
+  /** Where a form's current values may be. */
+  public static final List<String> VALUES_FIELDS =
+      List.of("values", "current_values", "currentValues");
+
+  /** Where a form's actions may be. */
+  public static final List<String> ACTIONS_FIELDS = List.of("actions");
+
+  /** Where a document set's app link may be; {@code links.app} is read too. */
+  public static final List<String> APP_LINK_FIELDS =
+      List.of("app_url", "appUrl", "app_link", "appLink");
+
+  /** Which member of a plain object may hold the list of forms. */
+  public static final List<String> FORM_LIST_FIELDS = List.of("forms", "data", "items");
+
+  /** One mapper for the whole SDK: building one is the costliest part of starting a client. */
+  public static final ObjectMapper MAPPER =
+      new ObjectMapper()
+          .registerModule(new JavaTimeModule())
+          .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+          .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
+
+  private Wire() {}
+
+  /** The body was JSON, but not the shape expected; the transport adds what was called. */
+  public static final class ShapeException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    ShapeException(String message) {
+      super(message);
+    }
+  }
+
+  public static DocumentSet documentSet(JsonNode body) {
+    JsonNode resource = unwrap(body, "a document set");
+    String id = requiredText(resource, "id", "document set");
+    String state =
+        text(field(resource, List.of("state")))
+            .orElseThrow(() -> new ShapeException("the document set " + id + " has no state"));
+    return new DocumentSet(id, DocumentSetState.of(state), appLink(resource), resource);
+  }
+
+  public static List<Form> forms(JsonNode body) {
+    JsonNode list = body;
+    if (list.isObject()) {
+      list = FORM_LIST_FIELDS.stream().map(body::get).filter(n -> n != null && n.isArray())
+          .findFirst().orElse(null);
+    }
+    if (list == null || !list.isArray()) {
+      throw new ShapeException("expected a list of forms (an array, or data/forms/items holding one)");
+    }
+    List<Form> forms = new ArrayList<>(list.size());
+    for (JsonNode form : list) {
+      forms.add(form(form));
+    }
+    return forms;
+  }
+
+  public static Form form(JsonNode body) {
+    JsonNode resource = unwrap(body, "a form");
+    String id = requiredText(resource, "id", "form");
+    JsonNode values = field(resource, VALUES_FIELDS);
+    List<FormAction> actions = new ArrayList<>();
+    JsonNode actionNodes = field(resource, ACTIONS_FIELDS);
+    if (actionNodes.isArray()) {
+      for (JsonNode action : actionNodes) {
+        actions.add(action(action, id));
+      }
+    } else if (!actionNodes.isMissingNode() && !actionNodes.isNull()) {
+      throw new ShapeException("the actions of form " + id + " are not a list");
+    }
+    return new Form(
+        id,
+        field(resource, SCHEMA_FIELDS),
+        field(resource, UI_SCHEMA_FIELDS),
+        values.isMissingNode() || values.isNull() ? MAPPER.createObjectNode() : values,
+        actions,
+        resource);
+  }
+
+  private static FormAction action(JsonNode action, String formId) {
+    Optional<String> url = text(action.get("url")).or(() -> text(action.get("href")));
+    Optional<String> method = text(action.get("method"));
+    if (url.isEmpty() || method.isEmpty() || method.get().isBlank() || url.get().isBlank()) {
+      throw new ShapeException("an action of form " + formId + " lacks a method or a url");
+    }
+    return new FormAction(
+        method.get().strip().toUpperCase(Locale.ROOT),
+        url.get(),
+        text(action.get("name")).or(() -> text(action.get("id"))),
+        text(action.get("label")).or(() -> text(action.get("title"))),
+        action);
+  }
+
+  /** Parses what an action returned: keeps the body, and reads a form or document set from it. */
+  public static ActionResult actionResult(int status, JsonNode body) {
+    JsonNode resource = body.has("data") ? body.get("data") : body;
+    Optional<Form> form = Optional.empty();
+    Optional<DocumentSet> documentSet = Optional.empty();
+    if (resource.isObject()) {
+      String type = resource.path("type").asText("");
+      boolean looksLikeForm =
+          type.equals("forms") || !field(resource, SCHEMA_FIELDS).isMissingNode();
+      boolean looksLikeSet =
+          type.equals("document_sets") || (!looksLikeForm && !field(resource, List.of("state")).isMissingNode());
+      if (looksLikeForm) {
+        form = lenient(Wire::form, resource);
+      } else if (looksLikeSet) {
+        documentSet = lenient(Wire::documentSet, resource);
+      }
+    }
+    return new ActionResult(status, body, form, documentSet);
+  }
+
+  public static Page<Team> teams(JsonNode body) {
+    JsonNode data = body.get("data");
+    if (data == null || !data.isArray()) {
+      throw new ShapeException("expected a JSON:API collection with a data array");
+    }
+    List<Team> teams = new ArrayList<>(data.size());
+    for (JsonNode resource : data) {
+      String id = requiredText(resource, "id", "team");
+      teams.add(new Team(id, text(resource.path("attributes").get("name")).orElse(""), resource));
+    }
+    return new Page<>(teams, links(body.path("links")));
+  }
+
+  static PageLinks links(JsonNode links) {
+    return new PageLinks(
+        link(links.get("self")),
+        link(links.get("first")),
+        link(links.get("prev")),
+        link(links.get("next")),
+        link(links.get("last")));
+  }
+
+  /** Parses a JSON:API {@code errors} document; empty for anything else. */
+  public static List<ApiError> errors(JsonNode body) {
+    JsonNode errors = body.get("errors");
+    if (errors == null || !errors.isArray()) {
+      return List.of();
+    }
+    List<ApiError> parsed = new ArrayList<>();
+    for (JsonNode error : errors) {
+      if (!error.isObject()) {
+        continue;
+      }
+      JsonNode source = error.path("source");
+      parsed.add(
+          new ApiError(
+              text(error.get("status")),
+              text(error.get("code")),
+              text(error.get("title")),
+              text(error.get("detail")),
+              text(source.get("pointer")),
+              text(source.get("parameter")),
+              error));
+    }
+    return parsed;
+  }
+
+  private static <T> Optional<T> lenient(Function<JsonNode, T> reader, JsonNode node) {
+    try {
+      return Optional.of(reader.apply(node));
+    } catch (ShapeException | IllegalArgumentException e) {
+      return Optional.empty();
+    }
+  }
+
+  private static JsonNode unwrap(JsonNode body, String what) {
+    JsonNode resource = body.has("data") && body.get("data").isObject() ? body.get("data") : body;
+    if (!resource.isObject()) {
+      throw new ShapeException("expected " + what + " as a JSON object");
+    }
+    return resource;
+  }
+
+  /** The first present spelling, in {@code attributes} first, then at the top level. */
+  static JsonNode field(JsonNode resource, List<String> names) {
+    JsonNode attributes = resource.path("attributes");
+    for (JsonNode scope : List.of(attributes, resource)) {
+      for (String name : names) {
+        JsonNode value = scope.get(name);
+        if (value != null && !value.isNull()) {
+          return value;
+        }
+      }
+    }
+    return MissingNode.getInstance();
+  }
+
+  private static Optional<URI> appLink(JsonNode resource) {
+    JsonNode link = field(resource, APP_LINK_FIELDS);
+    if (link.isMissingNode()) {
+      link = resource.path("links").path("app");
+    }
+    return link(link).flatMap(Wire::uri);
+  }
+
+  private static Optional<URI> uri(String value) {
+    try {
+      return Optional.of(URI.create(value));
+    } catch (IllegalArgumentException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** A JSON:API link is a string or an object with {@code href}. */
+  private static Optional<String> link(JsonNode link) {
+    return link != null && link.isObject() ? text(link.get("href")) : text(link);
+  }
+
+  private static String requiredText(JsonNode resource, String name, String what) {
+    return text(resource.get(name))
+        .or(() -> text(resource.path("attributes").get(name)))
+        .filter(value -> !value.isBlank())
+        .orElseThrow(() -> new ShapeException("a " + what + " has no " + name));
+  }
+
+  private static Optional<String> text(JsonNode node) {
+    return node != null && node.isValueNode() && !node.isNull()
+        ? Optional.of(node.asText())
+        : Optional.empty();
+  }
+}

@@ -1,0 +1,2 @@
+/** Transport and JSON plumbing; not part of the public API. */
+package io.formation.sdk.internal;

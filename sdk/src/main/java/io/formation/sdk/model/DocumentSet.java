@@ -1,0 +1,36 @@
+package io.formation.sdk.model;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.net.URI;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A document set: one formation in progress.
+ *
+ * <pre>{@code
+ * DocumentSet set = client.documentSets().create(DocumentSets.DELAWARE_CORPORATION);
+ * set.appLink().ifPresent(link -> System.out.println("Open " + link));
+ * if (set.state().needsInput()) { ... }
+ * }</pre>
+ *
+ * @param id the identifier used in the document set endpoints
+ * @param state the current state
+ * @param appLink the link to the service's app for this document set, if the service sent one
+ * @param raw the resource as sent (the JSON:API resource object, or the plain object), with every
+ *     field the SDK does not model; a copy is returned
+ */
+public record DocumentSet(String id, DocumentSetState state, Optional<URI> appLink, JsonNode raw) {
+  /** Checks that no component is null. */
+  public DocumentSet {
+    Objects.requireNonNull(id, "id");
+    Objects.requireNonNull(state, "state");
+    Objects.requireNonNull(appLink, "appLink");
+    Objects.requireNonNull(raw, "raw");
+  }
+
+  @Override
+  public JsonNode raw() {
+    return raw.deepCopy();
+  }
+}

@@ -1,0 +1,40 @@
+package io.formation.sdk.model;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * An action of a form: where and how to send the form's values. The url is opaque and used
+ * exactly as the service returned it; never build one yourself.
+ *
+ * <pre>{@code
+ * FormAction action = form.actions().get(0);
+ * ActionResult result = client.forms().invoke(action, values);
+ * }</pre>
+ *
+ * @param method the HTTP method, upper case (e.g. {@code PUT})
+ * @param url the url exactly as returned (absolute, or relative to the base URL)
+ * @param name the action's name, if the service gave one
+ * @param label the action's human-readable label, if the service gave one
+ * @param raw the action object as sent; a copy is returned
+ */
+public record FormAction(
+    String method, String url, Optional<String> name, Optional<String> label, JsonNode raw) {
+  /** Checks that no component is null or blank. */
+  public FormAction {
+    Objects.requireNonNull(method, "method");
+    Objects.requireNonNull(url, "url");
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(label, "label");
+    Objects.requireNonNull(raw, "raw");
+    if (method.isBlank() || url.isBlank()) {
+      throw new IllegalArgumentException("An action needs a method and a url");
+    }
+  }
+
+  @Override
+  public JsonNode raw() {
+    return raw.deepCopy();
+  }
+}

@@ -1,0 +1,34 @@
+package io.formation.sdk.model;
+
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The JSON:API {@code links} of a page, exactly as the service sent them (paths or URLs with
+ * opaque cursors).
+ *
+ * <pre>{@code
+ * String resumeFrom = page.links().next().orElse(null);
+ * }</pre>
+ *
+ * @param self this page
+ * @param first the first page
+ * @param prev the previous page
+ * @param next the next page; empty on the last page
+ * @param last the last page
+ */
+public record PageLinks(
+    Optional<String> self,
+    Optional<String> first,
+    Optional<String> prev,
+    Optional<String> next,
+    Optional<String> last) {
+  /** Checks that no component is null. */
+  public PageLinks {
+    Objects.requireNonNull(self, "self");
+    Objects.requireNonNull(first, "first");
+    Objects.requireNonNull(prev, "prev");
+    Objects.requireNonNull(next, "next");
+    Objects.requireNonNull(last, "last");
+  }
+}

@@ -1,0 +1,38 @@
+package io.formation.sdk.model;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A team the access token can act on behalf of.
+ *
+ * <pre>{@code
+ * for (Team team : client.teams().list()) {
+ *   System.out.println(team.id() + "\t" + team.name());
+ * }
+ * }</pre>
+ *
+ * @param id the team's identifier
+ * @param name the team's name ({@code attributes.name}); empty if the service sent none
+ * @param raw the resource object as sent, with any attributes the SDK does not model; a copy is
+ *     returned
+ */
+public record Team(String id, String name, JsonNode raw) {
+  /** Checks that no component is null. */
+  public Team {
+    Objects.requireNonNull(id, "id");
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(raw, "raw");
+  }
+
+  @Override
+  public JsonNode raw() {
+    return raw.deepCopy();
+  }
+
+  /** An attribute by name, including ones the SDK does not model; a copy. */
+  public Optional<JsonNode> attribute(String name) {
+    return Optional.ofNullable(raw.path("attributes").get(name)).map(JsonNode::deepCopy);
+  }
+}
