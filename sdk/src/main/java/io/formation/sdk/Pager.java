@@ -151,32 +151,38 @@ public final class Pager<T> implements Iterable<T> {
     return start != null ? start : source.firstPage(pageSize);
   }
 
-  /** Follows next links; remembers the links visited so a cycle fails instead of looping. */
+  /**
+   * Follows next links, resolving each only when its page is wanted, so a refused link fails the
+   * step that needs it and not the page that carried it. Remembers the links visited so a cycle
+   * fails instead of looping.
+   */
   private final class PageIterator implements Iterator<Page<T>> {
     private final Set<String> visited = new HashSet<>();
-    private HttpUrl next = startUrl();
+    private HttpUrl first = startUrl();
+    private String nextLink;
 
     @Override
     public boolean hasNext() {
-      return next != null;
+      return first != null || nextLink != null;
     }
 
     @Override
     public Page<T> next() {
-      if (next == null) {
+      if (!hasNext()) {
         throw new NoSuchElementException();
       }
-      if (!visited.add(next.toString())) {
-        HttpUrl repeated = next;
-        next = null;
+      HttpUrl url = first != null ? first : origins.resolve(nextLink);
+      first = null;
+      nextLink = null;
+      if (!visited.add(url.toString())) {
         throw new InvalidResponseException(
-            "The service's next link repeats a page already visited (" + repeated + "): stopping",
+            "The service's next link repeats a page already visited (" + url + "): stopping",
             200,
             "",
             null);
       }
-      Page<T> page = source.fetch(next);
-      next = page.links().next().map(origins::resolve).orElse(null);
+      Page<T> page = source.fetch(url);
+      nextLink = page.links().next().orElse(null);
       return page;
     }
   }

@@ -56,7 +56,13 @@ public final class Transport {
       RetryPolicy retryPolicy,
       Sleeper sleeper,
       String userAgent) {
-    this.http = http.newBuilder().addNetworkInterceptor(new NetworkInterceptor(origins)).build();
+    this.http =
+        http.newBuilder()
+            // Retries are the policy's alone: OkHttp's own would re-send 408s and stale-connection
+            // failures behind its back and make maxRetries a lie.
+            .retryOnConnectionFailure(false)
+            .addNetworkInterceptor(new NetworkInterceptor(origins))
+            .build();
     this.tokens = tokens;
     this.retryPolicy = retryPolicy;
     this.sleeper = sleeper;
@@ -195,7 +201,8 @@ public final class Transport {
     try {
       return reader.apply(new JsonResponse(outcome.statusCode(), outcome.headers(), body));
     } catch (Wire.ShapeException e) {
-      throw invalid(request, outcome, "an unexpected body: " + e.getMessage(), e);
+      String what = body.isMissingNode() ? "an empty body" : "an unexpected body";
+      throw invalid(request, outcome, what + ": " + e.getMessage(), e);
     }
   }
 

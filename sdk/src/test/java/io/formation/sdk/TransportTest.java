@@ -1,0 +1,326 @@
+package io.formation.sdk;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import mockwebserver3.MockResponse;
+import mockwebserver3.MockWebServer;
+import mockwebserver3.RecordedRequest;
+import mockwebserver3.SocketEffect;
+import mockwebserver3.junit5.StartStop;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class TransportTest {
+  @StartStop final MockWebServer server = new MockWebServer();
+  final FakeTime time = new FakeTime();
+
+  static final String SET = "{\"data\":{\"type\":\"document_sets\",\"id\":\"ds1\",\"attributes\":{\"state\":\"input_needed\"}}}";
+
+  @Test
+  void everyRequestCarriesTheTokenJsonAcceptAndUserAgent() throws Exception {
+    server.enqueue(ok(SET));
+    server.enqueue(ok("{\"data\":[],\"links\":{\"next\":null}}"));
+    try (FormationClient client = TestClients.builder(server, time).userAgent("acme/1.2").build()) {
+      client.documentSets().get("ds1");
+      client.teams().list().pages().iterator().next();
+    }
+    RecordedRequest get = server.takeRequest();
+    assertThat(get.getHeaders().get("Authorization")).isEqualTo("Bearer " + TestClients.TOKEN);
+    assertThat(get.getHeaders().get("Accept")).contains("application/json");
+    assertThat(get.getHeaders().get("User-Agent"))
+        .matches("acme/1\\.2 formation-java/[^ ]+ java/" + Runtime.version().toString().replace("+", "\\+"));
+    RecordedRequest teams = server.takeRequest();
+    assertThat(teams.getHeaders().get("Accept")).isEqualTo("application/vnd.api+json");
+    assertThat(teams.getHeaders().get("Authorization")).isEqualTo("Bearer " + TestClients.TOKEN);
+  }
+
+  @Test
+  void tokenProviderIsAskedForEachRequestSoTokensCanRotate() throws Exception {
+    server.enqueue(ok(SET));
+    server.enqueue(ok(SET));
+    int[] calls = {0};
+    try (FormationClient client =
+        TestClients.builder(server, time).tokenProvider(() -> "token-" + ++calls[0]).build()) {
+      client.documentSets().get("ds1");
+      client.documentSets().get("ds1");
+    }
+    assertThat(server.takeRequest().getHeaders().get("Authorization")).isEqualTo("Bearer token-1");
+    assertThat(server.takeRequest().getHeaders().get("Authorization")).isEqualTo("Bearer token-2");
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {408, 429, 500, 502, 503, 504})
+  void getIsRetriedOnTransientStatusesWithExponentialBackoff(int status) throws Exception {
+    server.enqueue(status(status, ""));
+    server.enqueue(status(status, ""));
+    server.enqueue(ok(SET));
+    try (FormationClient client = TestClients.client(server, time)) {
+      assertThat(client.documentSets().get("ds1").id()).isEqualTo("ds1");
+    }
+    assertThat(server.getRequestCount()).isEqualTo(3);
+    // Full jitter with the random source fixed at 1.0: the cap of each step, 500 ms then 1 s.
+    assertThat(time.sleeps()).containsExactly(Duration.ofMillis(500), Duration.ofSeconds(1));
+  }
+
+  @Test
+  void retriesStopAfterMaxRetriesAndSurfaceTheLastError() {
+    for (int i = 0; i < 4; i++) {
+      server.enqueue(status(503, "{\"errors\":[{\"detail\":\"maintenance\"}]}"));
+    }
+    try (FormationClient client = TestClients.builder(server, time).maxRetries(3).build()) {
+      ServerException e =
+          catchThrowableOfType(ServerException.class, () -> client.documentSets().get("ds1"));
+      assertThat(e.statusCode()).isEqualTo(503);
+      assertThat(e.getMessage()).contains("503").contains("maintenance");
+    }
+    assertThat(server.getRequestCount()).isEqualTo(4);
+    assertThat(time.sleeps()).hasSize(3);
+  }
+
+  @Test
+  void jitterSpreadsEachWaitBetweenZeroAndTheExponentialCap() {
+    server.enqueue(status(500, ""));
+    server.enqueue(status(500, ""));
+    server.enqueue(ok(SET));
+    try (FormationClient client =
+        TestClients.builder(server, time).random(() -> 0.25).build()) {
+      client.documentSets().get("ds1");
+    }
+    assertThat(time.sleeps()).containsExactly(Duration.ofMillis(125), Duration.ofMillis(250));
+  }
+
+  @Test
+  void retryAfterInSecondsIsHonoured() {
+    server.enqueue(status(429, "").newBuilder().addHeader("Retry-After", "7").build());
+    server.enqueue(ok(SET));
+    try (FormationClient client = TestClients.client(server, time)) {
+      client.documentSets().get("ds1");
+    }
+    assertThat(time.sleeps()).containsExactly(Duration.ofSeconds(7));
+  }
+
+  @Test
+  void retryAfterAsAnHttpDateIsHonoured() {
+    String date =
+        DateTimeFormatter.RFC_1123_DATE_TIME.format(
+            time.instant().plusSeconds(12).atOffset(ZoneOffset.UTC));
+    server.enqueue(status(503, "").newBuilder().addHeader("Retry-After", date).build());
+    server.enqueue(ok(SET));
+    try (FormationClient client = TestClients.client(server, time)) {
+      client.documentSets().get("ds1");
+    }
+    assertThat(time.sleeps()).containsExactly(Duration.ofSeconds(12));
+  }
+
+  @Test
+  void retryAfterIsCappedSoAServerCannotParkTheCaller() {
+    server.enqueue(status(429, "").newBuilder().addHeader("Retry-After", "86400").build());
+    server.enqueue(ok(SET));
+    try (FormationClient client =
+        TestClients.builder(server, time).maxRetryAfter(Duration.ofSeconds(20)).build()) {
+      client.documentSets().get("ds1");
+    }
+    assertThat(time.sleeps()).containsExactly(Duration.ofSeconds(20));
+  }
+
+  @ParameterizedTest
+  @ValueSource(ints = {408, 500, 502, 503, 504})
+  void postIsNeverResentAfterTheServiceMayHaveActed(int status) {
+    server.enqueue(status(status, ""));
+    server.enqueue(ok(SET));
+    try (FormationClient client = TestClients.client(server, time)) {
+      assertThatThrownBy(() -> client.documentSets().create(DocumentSets.DELAWARE_CORPORATION))
+          .isInstanceOf(ApiException.class);
+    }
+    assertThat(server.getRequestCount()).isEqualTo(1);
+  }
+
+  @Test
+  void postIsRetriedOn429BecauseTheServiceDidNotActOnIt() throws Exception {
+    server.enqueue(status(429, "").newBuilder().addHeader("Retry-After", "1").build());
+    server.enqueue(created(SET));
+    try (FormationClient client = TestClients.client(server, time)) {
+      assertThat(client.documentSets().create(DocumentSets.DELAWARE_CORPORATION).id())
+          .isEqualTo("ds1");
+    }
+    assertThat(server.getRequestCount()).isEqualTo(2);
+    assertThat(server.takeRequest().getBody().utf8())
+        .isEqualTo(server.takeRequest().getBody().utf8());
+  }
+
+  @Test
+  void postIsNotResentWhenTheConnectionDropsAfterTheRequestWasWritten() {
+    server.enqueue(
+        new MockResponse.Builder().onResponseStart(SocketEffect.ShutdownConnection.INSTANCE).build());
+    server.enqueue(created(SET));
+    try (FormationClient client = TestClients.client(server, time)) {
+      assertThatThrownBy(() -> client.documentSets().create(DocumentSets.DELAWARE_CORPORATION))
+          .isInstanceOf(NetworkException.class)
+          .hasMessageContaining("POST");
+    }
+    assertThat(server.getRequestCount()).isEqualTo(1);
+  }
+
+  @Test
+  void getIsResentWhenTheConnectionDrops() {
+    server.enqueue(
+        new MockResponse.Builder().onResponseStart(SocketEffect.ShutdownConnection.INSTANCE).build());
+    server.enqueue(ok(SET));
+    try (FormationClient client = TestClients.client(server, time)) {
+      assertThat(client.documentSets().get("ds1").id()).isEqualTo("ds1");
+    }
+    assertThat(server.getRequestCount()).isEqualTo(2);
+  }
+
+  @Test
+  void postIsRetriedWhenTheConnectionWasRefusedBeforeAnythingWasWritten() throws Exception {
+    int port = server.getPort();
+    server.close();
+    try (FormationClient client =
+        FormationClient.builder()
+            .baseUrl("http://127.0.0.1:" + port)
+            .accessToken(TestClients.TOKEN)
+            .clock(time)
+            .sleeper(time)
+            .random(() -> 1.0)
+            .build()) {
+      NetworkException e =
+          catchThrowableOfType(
+              NetworkException.class,
+              () -> client.documentSets().create(DocumentSets.DELAWARE_CORPORATION));
+      assertThat(e.getMessage()).contains("after 3 attempts");
+    }
+    assertThat(time.sleeps()).hasSize(2);
+  }
+
+  @Test
+  void errorStatusesMapToTheirExceptionTypes() {
+    assertMapped(400, BadRequestException.class);
+    assertMapped(401, AuthenticationException.class);
+    assertMapped(403, PermissionDeniedException.class);
+    assertMapped(404, NotFoundException.class);
+    assertMapped(409, ConflictException.class);
+    assertMapped(422, ValidationException.class);
+    assertMapped(429, RateLimitException.class);
+    assertMapped(501, ServerException.class);
+    assertMapped(418, ApiException.class);
+  }
+
+  private void assertMapped(int status, Class<? extends ApiException> type) {
+    String body =
+        "{\"errors\":[{\"status\":\""
+            + status
+            + "\",\"code\":\"c"
+            + status
+            + "\",\"title\":\"T\",\"detail\":\"detail "
+            + status
+            + "\",\"source\":{\"pointer\":\"/template\"}}]}";
+    server.enqueue(status(status, body));
+    try (FormationClient client = TestClients.builder(server, time).maxRetries(0).build()) {
+      ApiException e =
+          catchThrowableOfType(ApiException.class, () -> client.documentSets().get("ds1"));
+      assertThat(e).isExactlyInstanceOf(type);
+      assertThat(e.statusCode()).isEqualTo(status);
+      assertThat(e.body()).isEqualTo(body);
+      assertThat(e.errors()).singleElement().satisfies(error -> {
+        assertThat(error.code()).contains("c" + status);
+        assertThat(error.detail()).contains("detail " + status);
+        assertThat(error.pointer()).contains("/template");
+      });
+      assertThat(e.getMessage())
+          .isEqualTo("GET " + server.url("/v1/document_sets/ds1") + " returned " + status + ": detail " + status)
+          .doesNotContain(TestClients.TOKEN);
+    }
+  }
+
+  @Test
+  void rateLimitExceptionCarriesTheRetryAfter() {
+    server.enqueue(status(429, "").newBuilder().addHeader("Retry-After", "30").build());
+    try (FormationClient client = TestClients.builder(server, time).maxRetries(0).build()) {
+      RateLimitException e =
+          catchThrowableOfType(RateLimitException.class, () -> client.documentSets().get("ds1"));
+      assertThat(e.retryAfter()).contains(Duration.ofSeconds(30));
+      assertThat(e.headers().get("Retry-After")).isEqualTo("30");
+    }
+  }
+
+  @Test
+  void anHtmlErrorPageIsShownAsASnippetNotAStackOfParseErrors() {
+    server.enqueue(
+        status(502, "<html>\n<body><h1>Bad   Gateway</h1></body>\n</html>")
+            .newBuilder()
+            .setHeader("Content-Type", "text/html")
+            .build());
+    try (FormationClient client = TestClients.builder(server, time).maxRetries(0).build()) {
+      ServerException e =
+          catchThrowableOfType(ServerException.class, () -> client.documentSets().get("ds1"));
+      assertThat(e.errors()).isEmpty();
+      assertThat(e.getMessage()).endsWith("returned 502: <html> <body><h1>Bad Gateway</h1></body> </html>");
+    }
+  }
+
+  @Test
+  void aSuccessWithAnHtmlBodyIsAnInvalidResponse() {
+    server.enqueue(
+        status(200, "<html>login</html>").newBuilder().setHeader("Content-Type", "text/html").build());
+    try (FormationClient client = TestClients.client(server, time)) {
+      InvalidResponseException e =
+          catchThrowableOfType(
+              InvalidResponseException.class, () -> client.documentSets().get("ds1"));
+      assertThat(e.getMessage()).contains("GET").contains("200").contains("not valid JSON").contains("text/html");
+      assertThat(e.body()).isEqualTo("<html>login</html>");
+    }
+  }
+
+  @Test
+  void truncatedJsonIsAnInvalidResponse() {
+    server.enqueue(ok("{\"data\":{\"id\":\"ds1\",\"attri"));
+    try (FormationClient client = TestClients.client(server, time)) {
+      assertThatThrownBy(() -> client.documentSets().get("ds1"))
+          .isInstanceOf(InvalidResponseException.class)
+          .hasMessageContaining("not valid JSON");
+    }
+  }
+
+  @Test
+  void anEmptyBodyWhereAResourceWasExpectedIsAnInvalidResponse() {
+    server.enqueue(ok(""));
+    try (FormationClient client = TestClients.client(server, time)) {
+      assertThatThrownBy(() -> client.documentSets().get("ds1"))
+          .isInstanceOf(InvalidResponseException.class)
+          .hasMessageContaining("returned 200 with an empty body");
+    }
+  }
+
+  @Test
+  void jsonOfTheWrongShapeIsAnInvalidResponse() {
+    server.enqueue(ok("[1,2,3]"));
+    try (FormationClient client = TestClients.client(server, time)) {
+      assertThatThrownBy(() -> client.documentSets().get("ds1"))
+          .isInstanceOf(InvalidResponseException.class)
+          .hasMessageContaining("document set");
+    }
+  }
+
+  static MockResponse ok(String body) {
+    return status(200, body);
+  }
+
+  static MockResponse created(String body) {
+    return status(201, body);
+  }
+
+  static MockResponse status(int code, String body) {
+    return new MockResponse.Builder()
+        .code(code)
+        .addHeader("Content-Type", "application/vnd.api+json")
+        .body(body)
+        .build();
+  }
+}
