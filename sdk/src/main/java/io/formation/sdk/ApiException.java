@@ -23,7 +23,7 @@ public class ApiException extends FormationException {
   private final int statusCode;
   private final transient Headers headers;
   private final String body;
-  private final List<ApiError> errors;
+  private final transient List<ApiError> errors;
 
   /**
    * Creates an exception for a response.
@@ -78,12 +78,12 @@ public class ApiException extends FormationException {
 
   /** The JSON:API errors of the body; empty if the body was not an errors document. */
   public List<ApiError> errors() {
-    return errors;
+    return errors == null ? List.of() : errors;
   }
 
   /** The first error's detail (or title), if the body carried any. */
   public Optional<String> detail() {
-    return errors.stream().findFirst().map(ApiError::message);
+    return errors().stream().findFirst().map(ApiError::message);
   }
 
   private static String describe(
