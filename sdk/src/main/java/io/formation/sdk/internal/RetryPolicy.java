@@ -13,7 +13,8 @@ import okhttp3.Headers;
  */
 public final class RetryPolicy {
   private static final Set<Integer> RETRYABLE_STATUSES = Set.of(408, 429, 500, 502, 503, 504);
-  private static final Set<String> SAFE_METHODS = Set.of("GET", "HEAD", "OPTIONS", "PUT", "DELETE");
+  private static final Set<String> IDEMPOTENT_METHODS =
+      Set.of("GET", "HEAD", "OPTIONS", "PUT", "DELETE");
 
   private final int maxRetries;
   private final Duration baseDelay;
@@ -56,19 +57,20 @@ public final class RetryPolicy {
   }
 
   /** Methods that may be sent again without changing the outcome (RFC 9110 idempotent). */
-  static boolean isSafe(String method) {
-    return SAFE_METHODS.contains(method);
+  static boolean isIdempotent(String method) {
+    return IDEMPOTENT_METHODS.contains(method);
   }
 
   private static boolean isRetryable(String method, Outcome outcome) {
-    boolean safe = isSafe(method);
+    boolean idempotent = isIdempotent(method);
     if (outcome.failure() != null) {
-      // Once a request was written, the service may have acted on it: only safe methods go again.
-      return !outcome.interrupted() && (safe || !outcome.requestSent());
+      // Once a request was written, the service may have acted on it: only idempotent methods
+      // may go again.
+      return !outcome.interrupted() && (idempotent || !outcome.requestSent());
     }
     int status = outcome.statusCode();
     // A 429 means the service refused the request without acting on it, so even POST may retry.
-    return RETRYABLE_STATUSES.contains(status) && (safe || status == 429);
+    return RETRYABLE_STATUSES.contains(status) && (idempotent || status == 429);
   }
 
   /** Reads Retry-After as delay-seconds or an HTTP date; null if absent or unreadable. */

@@ -126,7 +126,12 @@ public final class Transport {
       return;
     }
     CompletableFuture<Outcome> outcome = new CompletableFuture<>();
-    outcome.whenComplete((ignored, error) -> call.cancel());
+    outcome.whenComplete(
+        (ignored, error) -> {
+          if (outcome.isCancelled()) {
+            call.cancel();
+          }
+        });
     if (!operation.track(outcome)) {
       return;
     }
@@ -170,7 +175,7 @@ public final class Transport {
     RequestBody body = null;
     if (request.body() != null) {
       body =
-          RetryPolicy.isSafe(request.method())
+          RetryPolicy.isIdempotent(request.method())
               ? RequestBody.create(request.body(), JSON)
               : new OneShotBody(request.body());
     }
