@@ -169,9 +169,23 @@ public final class DocumentSets {
             operation.complete(set);
             return;
           }
-          CompletableFuture<Void> delay = transport.sleeper().delay(wait);
+          CompletableFuture<Void> delay;
+          try {
+            delay = transport.sleeper().delay(wait);
+          } catch (RuntimeException e) {
+            operation.fail(e);
+            return;
+          }
           if (operation.track(delay)) {
-            delay.thenRun(() -> pollAsync(id, poller, operation));
+            // A wait that fails (its scheduler shut down, say) must end the future, not strand it.
+            delay.whenComplete(
+                (ignored, failure) -> {
+                  if (failure != null) {
+                    operation.fail(unwrap(failure));
+                  } else {
+                    pollAsync(id, poller, operation);
+                  }
+                });
           }
         });
   }

@@ -74,7 +74,12 @@ public final class Wire {
     String state =
         text(field(resource, List.of("state")))
             .orElseThrow(() -> new ShapeException("the document set " + id + " has no state"));
-    return new DocumentSet(id, DocumentSetState.of(state), appLink(resource), resource);
+    Optional<URI> appLink = appLink(resource);
+    if (appLink.isEmpty() && resource != body) {
+      // JSON:API also allows links about the primary data at the top level of the document.
+      appLink = link(body.path("links").path("app")).flatMap(Wire::uri);
+    }
+    return new DocumentSet(id, DocumentSetState.of(state), appLink, resource);
   }
 
   public static List<Form> forms(JsonNode body) {
@@ -143,7 +148,7 @@ public final class Wire {
       if (looksLikeForm) {
         form = lenient(Wire::form, resource);
       } else if (looksLikeSet) {
-        documentSet = lenient(Wire::documentSet, resource);
+        documentSet = lenient(Wire::documentSet, body);
       }
     }
     return new ActionResult(status, body, form, documentSet);

@@ -1,0 +1,72 @@
+package io.formation.sdk;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.formation.sdk.internal.Wire;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import mockwebserver3.MockResponse;
+import mockwebserver3.RecordedRequest;
+
+/** JSON fixtures from {@code src/test/resources/fixtures} and the responses the tests script. */
+final class Fixtures {
+  private Fixtures() {}
+
+  /** The text of {@code fixtures/<name>}. */
+  static String read(String name) {
+    try (InputStream in = Fixtures.class.getClassLoader().getResourceAsStream("fixtures/" + name)) {
+      if (in == null) {
+        throw new IllegalArgumentException("No fixture " + name);
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** A 200 with the fixture as its JSON body. */
+  static MockResponse fixture(String name) {
+    return json(200, read(name));
+  }
+
+  static MockResponse json(String body) {
+    return json(200, body);
+  }
+
+  static MockResponse json(int code, String body) {
+    return new MockResponse.Builder()
+        .code(code)
+        .addHeader("Content-Type", "application/json")
+        .body(body)
+        .build();
+  }
+
+  /** A status with an empty body, such as a bare 503. */
+  static MockResponse status(int code) {
+    return new MockResponse.Builder().code(code).build();
+  }
+
+  /** A JSON:API document set in the given state. */
+  static MockResponse documentSet(String id, String state) {
+    return json(
+        "{\"data\":{\"type\":\"document_sets\",\"id\":\""
+            + id
+            + "\",\"attributes\":{\"state\":\""
+            + state
+            + "\"}}}");
+  }
+
+  static JsonNode tree(String json) {
+    try {
+      return Wire.MAPPER.readTree(json);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The request body parsed as JSON. */
+  static JsonNode body(RecordedRequest request) {
+    return tree(request.getBody() == null ? "" : request.getBody().utf8());
+  }
+}
