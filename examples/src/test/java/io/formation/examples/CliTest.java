@@ -1,0 +1,167 @@
+package io.formation.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.formation.examples.sandbox.Sandbox;
+import io.formation.examples.sandbox.SandboxOptions;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Help, exit codes, environment variables and --debug, through the program's in-process entry. */
+final class CliTest {
+  private static final String TOKEN = "test-token-q8Zr3vXk1";
+  private Sandbox sandbox;
+
+  @BeforeEach
+  void start() {
+    sandbox =
+        Sandbox.start(
+            SandboxOptions.defaults().withToken(TOKEN).withStepDelay(Duration.ofMillis(20)));
+  }
+
+  @AfterEach
+  void stop() {
+    sandbox.close();
+  }
+
+  @Test
+  void helpListsTheCommandsAndExitsWithZero() {
+    ProgramRun run = ProgramRun.run(Map.of(), "", false, "help");
+
+    assertThat(run.code()).isZero();
+    assertThat(run.out()).contains("teams", "quickstart", "status <id>", "FORMATION_BASE_URL");
+    assertThat(run.err()).isEmpty();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"teams", "quickstart", "status"})
+  void everyCommandHasItsOwnHelp(String command) {
+    ProgramRun run = ProgramRun.run(Map.of(), "", false, command, "--help");
+
+    assertThat(run.code()).isZero();
+    assertThat(run.out()).startsWith("Usage: java -jar formation-examples.jar " + command);
+    assertThat(sandbox.requests()).isEmpty();
+  }
+
+  @Test
+  void noArgumentsPrintsTheUsageOnStandardErrorAndExitsWithTwo() {
+    ProgramRun run = ProgramRun.run(Map.of(), "", false);
+
+    assertThat(run.code()).isEqualTo(2);
+    assertThat(run.err()).startsWith("Usage: ");
+    assertThat(run.out()).isEmpty();
+  }
+
+  @Test
+  void anUnknownCommandIsAUsageErrorOnOneLine() {
+    ProgramRun run = ProgramRun.run(Map.of(), "", false, "frobnicate");
+
+    assertThat(run.code()).isEqualTo(2);
+    assertThat(run.errLines())
+        .singleElement()
+        .asString()
+        .startsWith("error: unknown command 'frobnicate'");
+    assertThat(run.out()).isEmpty();
+  }
+
+  @Test
+  void anUnknownOptionIsAUsageErrorOnOneLine() {
+    ProgramRun run = ProgramRun.against(sandbox, "teams", "--frobnicate");
+
+    assertThat(run.code()).isEqualTo(2);
+    assertThat(run.errLines())
+        .singleElement()
+        .asString()
+        .startsWith("error: unknown option --frobnicate")
+        .contains("teams --help");
+    assertThat(sandbox.requests()).isEmpty();
+  }
+
+  @Test
+  void aBaseUrlWithoutATokenIsAUsageErrorNamingBothWaysToGiveOne() {
+    ProgramRun run = ProgramRun.run(Map.of(), "", false, "teams", "--base-url", sandbox.baseUrl());
+
+    assertThat(run.code()).isEqualTo(2);
+    assertThat(run.errLines())
+        .singleElement()
+        .asString()
+        .contains("--token", "FORMATION_ACCESS_TOKEN");
+    assertThat(sandbox.requests()).isEmpty();
+  }
+
+  @Test
+  void theBaseUrlAndTokenAreReadFromTheEnvironment() {
+    Map<String, String> env =
+        Map.of("FORMATION_BASE_URL", sandbox.baseUrl(), "FORMATION_ACCESS_TOKEN", TOKEN);
+
+    ProgramRun run = ProgramRun.run(env, "", false, "teams");
+
+    assertThat(run.code()).isZero();
+    assertThat(run.results()).hasSize(120);
+    assertThat(run.out()).doesNotContain("sandbox");
+  }
+
+  @Test
+  void aWrongTokenFailsWithOneLineNamingThe401() {
+    ProgramRun run =
+        ProgramRun.run(
+            Map.of(), "", false, "teams", "--base-url", sandbox.baseUrl(), "--token", "wrong");
+
+    assertThat(run.code()).isEqualTo(1);
+    assertThat(run.errLines()).singleElement().asString().startsWith("error: ").contains("401");
+  }
+
+  @Test
+  void plainHttpToAHostThatIsNotLoopbackIsAUsageError() {
+    ProgramRun run =
+        ProgramRun.run(
+            Map.of(),
+            "",
+            false,
+            "teams",
+            "--base-url",
+            "http://formation.example",
+            "--token",
+            TOKEN);
+
+    assertThat(run.code()).isEqualTo(2);
+    assertThat(run.errLines()).singleElement().asString().contains("plain http");
+    assertThat(run.err()).doesNotContain(TOKEN);
+  }
+
+  @Test
+  void debugShowsTheRequestLogAndTheStackTraceButNeverTheToken() {
+    ProgramRun run = ProgramRun.against(sandbox, "status", "nosuch", "--debug");
+
+    assertThat(run.code()).isEqualTo(1);
+    assertThat(run.errLines())
+        .anyMatch(
+            line ->
+                line.startsWith("# http GET " + sandbox.baseUrl() + "/v1/document_sets/nosuch")
+                    && line.contains("-> 404")
+                    && line.contains(" ms")
+                    && line.contains("Authorization: Bearer <redacted>"))
+        .anyMatch(line -> line.startsWith("error: ") && line.contains("404"))
+        .anyMatch(line -> line.startsWith("\tat io.formation."));
+    assertThat(run.out() + run.err()).doesNotContain(TOKEN);
+  }
+
+  @Test
+  void debugLogsEveryRequestOfAQuickstartAndNeverTheToken() {
+    ProgramRun run = ProgramRun.against(sandbox, "quickstart", "--autofill", "--debug");
+
+    assertThat(run.code()).isZero();
+    assertThat(run.errLines()).isNotEmpty().allMatch(line -> line.startsWith("# "));
+    assertThat(run.errLines())
+        .anyMatch(line -> line.startsWith("# http POST ") && line.contains("-> 201"))
+        .anyMatch(line -> line.startsWith("# http PUT ") && line.contains("-> 200"));
+    assertThat(run.out() + run.err()).doesNotContain(TOKEN);
+    assertThat(sandbox.requests())
+        .allMatch(request -> request.header("Authorization").orElse("").equals("Bearer " + TOKEN));
+  }
+}
