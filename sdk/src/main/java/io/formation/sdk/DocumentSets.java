@@ -14,7 +14,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.function.DoubleSupplier;
 
 /**
@@ -160,7 +159,7 @@ public final class DocumentSets {
           }
           Duration wait;
           try {
-            wait = set != null ? poller.afterPoll(set) : poller.afterError(unwrap(error));
+            wait = set != null ? poller.afterPoll(set) : poller.afterError(AsyncOperation.unwrap(error));
           } catch (RuntimeException e) {
             operation.fail(e);
             return;
@@ -169,34 +168,8 @@ public final class DocumentSets {
             operation.complete(set);
             return;
           }
-          CompletableFuture<Void> delay;
-          try {
-            delay = transport.sleeper().delay(wait);
-          } catch (RuntimeException e) {
-            operation.fail(e);
-            return;
-          }
-          if (operation.track(delay)) {
-            // A wait that fails (its scheduler shut down, say) must end the future, not strand it.
-            delay.whenComplete(
-                (ignored, failure) -> {
-                  if (failure != null) {
-                    operation.fail(unwrap(failure));
-                  } else {
-                    pollAsync(id, poller, operation);
-                  }
-                });
-          }
+          operation.after(transport.sleeper().delay(wait), () -> pollAsync(id, poller, operation));
         });
-  }
-
-  private static RuntimeException unwrap(Throwable error) {
-    Throwable cause = error instanceof CompletionException && error.getCause() != null
-        ? error.getCause()
-        : error;
-    return cause instanceof RuntimeException runtime
-        ? runtime
-        : new FormationException(cause.toString(), cause);
   }
 
   private ApiRequest createRequest(CreateDocumentSetParams params) {

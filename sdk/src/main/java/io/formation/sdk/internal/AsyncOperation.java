@@ -1,6 +1,8 @@
 package io.formation.sdk.internal;
 
+import io.formation.sdk.FormationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -38,6 +40,36 @@ public final class AsyncOperation<T> {
       return false;
     }
     return true;
+  }
+
+  /**
+   * Tracks a step and runs {@code next} once it completes normally. A step that fails (a wait
+   * whose client was closed, say) fails the operation instead of stranding it.
+   */
+  public void after(CompletableFuture<?> step, Runnable next) {
+    if (!track(step)) {
+      return;
+    }
+    step.whenComplete(
+        (ignored, failure) -> {
+          if (isDone()) {
+            return;
+          }
+          if (failure != null) {
+            fail(unwrap(failure));
+          } else {
+            next.run();
+          }
+        });
+  }
+
+  /** The exception a future failed with, without the CompletionException wrapper. */
+  public static RuntimeException unwrap(Throwable error) {
+    Throwable cause =
+        error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    return cause instanceof RuntimeException runtime
+        ? runtime
+        : new FormationException(cause.toString(), cause);
   }
 
   public boolean isDone() {

@@ -161,10 +161,8 @@ public final class Transport {
             }
             return;
           }
-          CompletableFuture<Void> wait = sleeper.delay(delay);
-          if (operation.track(wait)) {
-            wait.thenRun(() -> attemptAsync(request, reader, attempt + 1, operation));
-          }
+          operation.after(
+              sleeper.delay(delay), () -> attemptAsync(request, reader, attempt + 1, operation));
         });
   }
 
