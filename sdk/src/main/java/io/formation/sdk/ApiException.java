@@ -56,7 +56,7 @@ public class ApiException extends FormationException {
     return method;
   }
 
-  /** The URL of the failed call. */
+  /** The URL of the failed call, query included (the message leaves the query out). */
   public String url() {
     return url;
   }
@@ -89,7 +89,11 @@ public class ApiException extends FormationException {
   private static String describe(
       String method, String url, int status, String body, List<ApiError> errors) {
     StringBuilder message = new StringBuilder();
-    message.append(method).append(' ').append(url).append(" returned ").append(status);
+    // The query is left out: it can hold a cursor or an action url's signature, which belong in
+    // url(), not in every log line the message ends up in.
+    int query = url.indexOf('?');
+    message.append(method).append(' ').append(query < 0 ? url : url.substring(0, query));
+    message.append(" returned ").append(status);
     if (!errors.isEmpty()) {
       message.append(": ").append(errors.get(0).message());
       if (errors.size() > 1) {

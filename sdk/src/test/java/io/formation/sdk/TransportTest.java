@@ -240,6 +240,23 @@ class TransportTest {
   }
 
   @Test
+  void errorMessagesLeaveOutTheQueryThatMayHoldASignature() {
+    server.enqueue(status(422, "{\"errors\":[{\"detail\":\"bad email\"}]}"));
+    String actionUrl = server.url("/v1/form_actions/tok?sig=s3cr3t").toString();
+    io.formation.sdk.model.FormAction action =
+        new io.formation.sdk.model.FormAction(
+            "PUT", actionUrl, java.util.Optional.empty(), java.util.Optional.empty(),
+            com.fasterxml.jackson.databind.node.NullNode.getInstance());
+    try (FormationClient client = TestClients.client(server, time)) {
+      ValidationException e =
+          catchThrowableOfType(
+              ValidationException.class, () -> client.forms().invoke(action, java.util.Map.of()));
+      assertThat(e.getMessage()).doesNotContain("s3cr3t").contains("/v1/form_actions/tok returned 422");
+      assertThat(e.url()).isEqualTo(actionUrl);
+    }
+  }
+
+  @Test
   void rateLimitExceptionCarriesTheRetryAfter() {
     server.enqueue(status(429, "").newBuilder().addHeader("Retry-After", "30").build());
     try (FormationClient client = TestClients.builder(server, time).maxRetries(0).build()) {

@@ -284,8 +284,9 @@ public final class Transport {
     return token;
   }
 
+  /** What was called, for messages; without the query, as {@link ApiException} does. */
   static String describe(ApiRequest request) {
-    return request.method() + " " + request.url();
+    return request.method() + " " + request.url().newBuilder().query(null).build();
   }
 
   /**

@@ -1,0 +1,209 @@
+package io.formation.sdk.bench;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.openjdk.jmh.profile.GCProfiler;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.CommandLineOptionException;
+import org.openjdk.jmh.runner.options.CommandLineOptions;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+
+/**
+ * Runs {@link CallOverheadBenchmark} with {@code -prof gc} and prints the SDK/raw ratios. The two
+ * sides alternate, one JMH fork each per round (default 3 rounds, {@code -Drounds=n}), so a change
+ * in the machine's load weighs on both alike; then a cross-check interleaves the two in one JVM
+ * ({@code -DinterleavedRounds=0} to skip it). Other arguments are JMH's own ({@code -wi 2 -i 3})
+ * and override the benchmark's defaults.
+ */
+public final class CallOverhead {
+  static final double TIME_TARGET = 1.05;
+  static final double ALLOCATION_TARGET = 1.3;
+
+  private CallOverhead() {}
+
+  /** One fork of one side. */
+  private record Fork(
+      double callsPerSecond,
+      double processBytesPerCall,
+      double clientBytes,
+      double clientCpuNanos,
+      double calls) {}
+
+  public static void main(String[] args)
+      throws RunnerException, CommandLineOptionException, IOException {
+    CommandLineOptions jmhArgs = new CommandLineOptions(args);
+    int rounds = Integer.getInteger("rounds", 3);
+    List<Fork> sdk = new ArrayList<>();
+    List<Fork> raw = new ArrayList<>();
+    for (int round = 0; round < rounds; round++) {
+      boolean sdkFirst = round % 2 == 0;
+      for (boolean isSdk : new boolean[] {sdkFirst, !sdkFirst}) {
+        (isSdk ? sdk : raw).add(run(jmhArgs, isSdk ? "sdk" : "raw"));
+      }
+    }
+
+    double sdkRate = mean(sdk, Fork::callsPerSecond);
+    double rawRate = mean(raw, Fork::callsPerSecond);
+    double sdkClient = sum(sdk, Fork::clientBytes) / sum(sdk, Fork::calls);
+    double rawClient = sum(raw, Fork::clientBytes) / sum(raw, Fork::calls);
+    double sdkProcess = mean(sdk, Fork::processBytesPerCall);
+    double rawProcess = mean(raw, Fork::processBytesPerCall);
+    double sdkCpu = sum(sdk, Fork::clientCpuNanos) / sum(sdk, Fork::calls) / 1e3;
+    double rawCpu = sum(raw, Fork::clientCpuNanos) / sum(raw, Fork::calls) / 1e3;
+    double timeRatio = rawRate / sdkRate;
+    double clientRatio = sdkClient / rawClient;
+
+    System.out.println();
+    System.out.printf(
+        "== Call overhead: GET /v1/document_sets/{id}, ~1 KB JSON:API body, %d rounds ==%n", rounds);
+    System.out.printf(
+        "%-4s %12s %10s %14s %16s %22s   %s%n",
+        "side",
+        "calls/s",
+        "us/call",
+        "client CPU us",
+        "client B/call",
+        "process B/call (gc)",
+        "calls/s per fork");
+    print("raw", rawRate, rawCpu, rawClient, rawProcess, raw);
+    print("sdk", sdkRate, sdkCpu, sdkClient, sdkProcess, sdk);
+    System.out.printf(
+        "SDK/raw time per call:           %.3f (target <= %.2f: %s); per round: %s%n",
+        timeRatio, TIME_TARGET, timeRatio <= TIME_TARGET ? "met" : "MISSED", perRound(sdk, raw));
+    System.out.printf(
+        "SDK/raw client-thread CPU per call: %.3f (less sensitive to the machine's load)%n",
+        sdkCpu / rawCpu);
+    System.out.printf(
+        "SDK/raw bytes per call (client): %.3f (target <= %.2f: %s)%n",
+        clientRatio, ALLOCATION_TARGET, clientRatio <= ALLOCATION_TARGET ? "met" : "MISSED");
+    System.out.printf(
+        "SDK/raw bytes per call (process, server included, -prof gc): %.3f%n", sdkProcess / rawProcess);
+    interleaved(Integer.getInteger("interleavedRounds", 30));
+  }
+
+  /**
+   * A cross-check that does not depend on the machine staying equally busy from one fork to the
+   * next: in one JVM, batches of SDK calls and of raw calls alternate, and the median of the
+   * per-round time ratios is printed. Both sides share the JIT's profile of OkHttp here, which
+   * JMH's separate forks avoid, so this is a check, not the headline figure.
+   */
+  private static void interleaved(int rounds) throws IOException {
+    if (rounds <= 0) {
+      return;
+    }
+    int batch = 2_000;
+    CallOverheadBenchmark bench = new CallOverheadBenchmark();
+    CallOverheadBenchmark.ClientThread counters = new CallOverheadBenchmark.ClientThread();
+    bench.start();
+    try {
+      for (int i = 0; i < 20_000; i++) {
+        bench.sdk(counters);
+        bench.raw(counters);
+      }
+      List<Double> ratios = new ArrayList<>();
+      for (int round = 0; round < rounds; round++) {
+        long sdkNanos = 0;
+        long rawNanos = 0;
+        for (int side = 0; side < 2; side++) {
+          boolean isSdk = (side == 0) == (round % 2 == 0);
+          long start = System.nanoTime();
+          for (int i = 0; i < batch; i++) {
+            if (isSdk) {
+              bench.sdk(counters);
+            } else {
+              bench.raw(counters);
+            }
+          }
+          long elapsed = System.nanoTime() - start;
+          if (isSdk) {
+            sdkNanos = elapsed;
+          } else {
+            rawNanos = elapsed;
+          }
+        }
+        ratios.add((double) sdkNanos / rawNanos);
+      }
+      Collections.sort(ratios);
+      System.out.printf(
+          "SDK/raw time per call, interleaved in one JVM (%d rounds of %,d calls each):"
+              + " median %.3f, quartiles %.3f .. %.3f%n",
+          rounds,
+          batch,
+          ratios.get(rounds / 2),
+          ratios.get(rounds / 4),
+          ratios.get(rounds * 3 / 4));
+    } finally {
+      bench.stop();
+    }
+  }
+
+  private static Fork run(CommandLineOptions jmhArgs, String side) throws RunnerException {
+    RunResult result =
+        new Runner(
+                new OptionsBuilder()
+                    .parent(jmhArgs)
+                    .include(CallOverheadBenchmark.class.getName() + "\\." + side + "$")
+                    .forks(1)
+                    .addProfiler(GCProfiler.class)
+                    .build())
+            .runSingle();
+    return new Fork(
+        result.getPrimaryResult().getScore(),
+        score(result, "gc.alloc.rate.norm"),
+        score(result, "clientBytes"),
+        score(result, "clientCpuNanos"),
+        score(result, "calls"));
+  }
+
+  private static double score(RunResult run, String label) {
+    Result<?> result = run.getSecondaryResults().get(label);
+    return result == null ? Double.NaN : result.getScore();
+  }
+
+  private static void print(
+      String side, double rate, double cpu, double client, double process, List<Fork> forks) {
+    StringBuilder perFork = new StringBuilder();
+    for (Fork fork : forks) {
+      perFork.append(perFork.length() == 0 ? "" : ", ").append(String.format("%,.0f", fork.callsPerSecond));
+    }
+    System.out.printf(
+        "%-4s %,12.0f %10.1f %14.1f %,16.0f %,22.0f   %s%n",
+        side,
+        rate,
+        1e6 / rate,
+        cpu,
+        client,
+        process,
+        perFork);
+  }
+
+  private static String perRound(List<Fork> sdk, List<Fork> raw) {
+    StringBuilder text = new StringBuilder();
+    for (int i = 0; i < sdk.size(); i++) {
+      text.append(i == 0 ? "" : ", ")
+          .append(String.format("%.3f", raw.get(i).callsPerSecond / sdk.get(i).callsPerSecond));
+    }
+    return text.toString();
+  }
+
+  private interface Figure {
+    double of(Fork fork);
+  }
+
+  private static double mean(List<Fork> forks, Figure figure) {
+    return sum(forks, figure) / forks.size();
+  }
+
+  private static double sum(List<Fork> forks, Figure figure) {
+    double sum = 0;
+    for (Fork fork : forks) {
+      sum += figure.of(fork);
+    }
+    return sum;
+  }
+}

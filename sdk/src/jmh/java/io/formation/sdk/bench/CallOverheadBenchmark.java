@@ -1,0 +1,137 @@
+package io.formation.sdk.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.formation.sdk.FormationClient;
+import io.formation.sdk.model.DocumentSet;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.util.concurrent.TimeUnit;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.Response;
+import org.openjdk.jmh.annotations.AuxCounters;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Benchmark 1, call overhead: one blocking GET of a ~1 KB document set through {@code
+ * client.documentSets().get(id)} against the same GET written by hand with OkHttp and {@code
+ * ObjectMapper.readTree}, on the same OkHttp settings and the same local server. Run it through
+ * {@link CallOverhead}, which prints the SDK/raw ratios.
+ *
+ * <p>Besides JMH's {@code -prof gc} figure (every thread of the process, the server's included),
+ * each call counts the bytes allocated by the calling thread alone: a blocking OkHttp call runs
+ * entirely on it, so that is the client's cost without the server's.
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 4, time = 2)
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xms512m", "-Xmx512m"})
+@State(Scope.Benchmark)
+public class CallOverheadBenchmark {
+  static final String ID = "ds_4f2a9c";
+
+  private LocalServer server;
+  private OkHttpClient http;
+  private FormationClient client;
+  private ObjectMapper mapper;
+  private String url;
+
+  /**
+   * What the benchmark thread itself spent: the bytes it allocated in its calls, counted per call,
+   * and its CPU time over the iteration (read at the iteration's start and end: reading it costs
+   * ~0.7 us, too much to do per call). Also counts the calls, warm-down ones included, so both
+   * figures divide by the same count.
+   */
+  @State(Scope.Thread)
+  @AuxCounters(AuxCounters.Type.EVENTS)
+  public static class ClientThread {
+    private static final com.sun.management.ThreadMXBean THREADS =
+        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+
+    public long clientBytes;
+    public long clientCpuNanos;
+    public long calls;
+    private long cpuAtStart;
+
+    @Setup(Level.Iteration)
+    public void start() {
+      clientBytes = 0;
+      calls = 0;
+      cpuAtStart = THREADS.getCurrentThreadCpuTime();
+    }
+
+    @TearDown(Level.Iteration)
+    public void stop() {
+      clientCpuNanos = THREADS.getCurrentThreadCpuTime() - cpuAtStart;
+    }
+
+    static long allocated() {
+      return THREADS.getCurrentThreadAllocatedBytes();
+    }
+
+    void count(long allocatedBefore) {
+      clientBytes += allocated() - allocatedBefore;
+      calls++;
+    }
+  }
+
+  @Setup(Level.Trial)
+  public void start() {
+    server = LocalServer.start();
+    http = SharedHttp.okHttp();
+    client = SharedHttp.sdk(server.baseUrl(), http);
+    mapper = new ObjectMapper();
+    url = server.baseUrl() + "/v1/document_sets/";
+  }
+
+  @TearDown(Level.Trial)
+  public void stop() {
+    client.close();
+    SharedHttp.release(http);
+    server.close();
+  }
+
+  @Benchmark
+  public DocumentSet sdk(ClientThread thread) {
+    long before = ClientThread.allocated();
+    DocumentSet set = client.documentSets().get(ID);
+    thread.count(before);
+    return set;
+  }
+
+  /** What a careful hand-written call does: build the request, check the status, parse. */
+  @Benchmark
+  public JsonNode raw(ClientThread thread) throws IOException {
+    long before = ClientThread.allocated();
+    Request request =
+        new Request.Builder()
+            .url(url + ID)
+            .header("Authorization", "Bearer " + LocalServer.TOKEN)
+            .header("Accept", "application/vnd.api+json")
+            .build();
+    JsonNode tree;
+    try (Response response = http.newCall(request).execute()) {
+      if (!response.isSuccessful()) {
+        throw new IOException("GET " + request.url() + " returned " + response.code());
+      }
+      tree = mapper.readTree(response.body().byteStream());
+    }
+    thread.count(before);
+    return tree;
+  }
+}
