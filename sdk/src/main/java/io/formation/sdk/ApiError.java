@@ -1,6 +1,7 @@
 package io.formation.sdk;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -33,13 +34,13 @@ public record ApiError(
 
   /** Checks that no component is null. */
   public ApiError {
-    java.util.Objects.requireNonNull(status, "status");
-    java.util.Objects.requireNonNull(code, "code");
-    java.util.Objects.requireNonNull(title, "title");
-    java.util.Objects.requireNonNull(detail, "detail");
-    java.util.Objects.requireNonNull(pointer, "pointer");
-    java.util.Objects.requireNonNull(parameter, "parameter");
-    java.util.Objects.requireNonNull(raw, "raw");
+    Objects.requireNonNull(status, "status");
+    Objects.requireNonNull(code, "code");
+    Objects.requireNonNull(title, "title");
+    Objects.requireNonNull(detail, "detail");
+    Objects.requireNonNull(pointer, "pointer");
+    Objects.requireNonNull(parameter, "parameter");
+    Objects.requireNonNull(raw, "raw");
   }
 
   /** The error object as sent, including members the SDK does not model. */

@@ -3,6 +3,7 @@ package io.formation.sdk;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.formation.sdk.internal.Wire;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -27,12 +28,12 @@ public record CreateDocumentSetParams(String template, Map<String, JsonNode> ext
     if (template.isBlank()) {
       throw new IllegalArgumentException("template must not be blank");
     }
-    Map<String, JsonNode> copy = new LinkedHashMap<>();
-    extraFields.forEach((name, value) -> copy.put(name, value.deepCopy()));
-    if (copy.containsKey("template")) {
+    if (extraFields.containsKey("template")) {
       throw new IllegalArgumentException("set the template with of(template), not as a field");
     }
-    extraFields = java.util.Collections.unmodifiableMap(copy);
+    Map<String, JsonNode> copy = new LinkedHashMap<>();
+    extraFields.forEach((name, value) -> copy.put(name, value.deepCopy()));
+    extraFields = Collections.unmodifiableMap(copy);
   }
 
   /** Params with only a template. */
