@@ -18,6 +18,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleSupplier;
+import okhttp3.ConnectionPool;
 import okhttp3.Dispatcher;
 import okhttp3.OkHttpClient;
 
@@ -56,6 +57,9 @@ public final class FormationClient implements AutoCloseable {
 
   /** Environment variable read by {@link #fromEnv()} for the access token. */
   public static final String ACCESS_TOKEN_ENV = "FORMATION_ACCESS_TOKEN";
+
+  private static final int MAX_REQUESTS = 64;
+  private static final int MAX_REQUESTS_PER_HOST = 16;
 
   private final String baseUrl;
   private final Transport transport;
@@ -180,9 +184,14 @@ public final class FormationClient implements AutoCloseable {
             new SynchronousQueue<>(),
             SchedulerSleeper.daemonThreads("formation-http"));
     Dispatcher dispatcher = new Dispatcher(executor);
-    dispatcher.setMaxRequests(64);
-    dispatcher.setMaxRequestsPerHost(16);
-    return new OkHttpClient.Builder().dispatcher(dispatcher).build();
+    dispatcher.setMaxRequests(MAX_REQUESTS);
+    dispatcher.setMaxRequestsPerHost(MAX_REQUESTS_PER_HOST);
+    // As many idle connections as calls may run to the service, so a busy client reuses them
+    // instead of opening (and TLS-handshaking) a new one every few requests.
+    return new OkHttpClient.Builder()
+        .dispatcher(dispatcher)
+        .connectionPool(new ConnectionPool(MAX_REQUESTS_PER_HOST, 5, TimeUnit.MINUTES))
+        .build();
   }
 
   /**

@@ -3,11 +3,9 @@ package io.formation.sdk;
 import io.formation.sdk.internal.Origins;
 import io.formation.sdk.model.Page;
 import java.util.Collections;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
@@ -16,7 +14,7 @@ import okhttp3.HttpUrl;
 /**
  * A lazy listing that pages through a collection by following each page's {@code links.next}
  * exactly as the service returned it. Nothing is fetched until iteration needs it, and only one
- * page is held at a time, so any number of items can be streamed. Each iteration starts a fresh
+ * page is held at a time, so any number of items can be streamed in constant memory. Each iteration starts a fresh
  * listing. Immutable and thread-safe; iterators are not.
  *
  * <pre>{@code
@@ -153,13 +151,16 @@ public final class Pager<T> implements Iterable<T> {
 
   /**
    * Follows next links, resolving each only when its page is wanted, so a refused link fails the
-   * step that needs it and not the page that carried it. Remembers the links visited so a cycle
-   * fails instead of looping.
+   * step that needs it and not the page that carried it. A cycle of next links is caught in
+   * constant memory (Brent's method): each link is compared with one saved link, re-saved after
+   * 1, 2, 4, 8... pages, so a listing of any length keeps one page and two links.
    */
   private final class PageIterator implements Iterator<Page<T>> {
-    private final Set<String> visited = new HashSet<>();
     private HttpUrl first = startUrl();
     private String nextLink;
+    private String saved;
+    private long power = 1;
+    private long sinceSaved;
 
     @Override
     public boolean hasNext() {
@@ -174,12 +175,18 @@ public final class Pager<T> implements Iterable<T> {
       HttpUrl url = first != null ? first : origins.resolve(nextLink);
       first = null;
       nextLink = null;
-      if (!visited.add(url.toString())) {
+      String link = url.toString();
+      if (link.equals(saved)) {
         throw new InvalidResponseException(
-            "The service's next link repeats a page already visited (" + url + "): stopping",
+            "The service's next link repeats a page already visited (" + link + "): stopping",
             200,
             "",
             null);
+      }
+      if (++sinceSaved == power) {
+        saved = link;
+        power *= 2;
+        sinceSaved = 0;
       }
       Page<T> page = source.fetch(url);
       nextLink = page.links().next().orElse(null);

@@ -92,6 +92,25 @@ class TeamsTest {
   }
 
   @Test
+  void aLongerCycleOfNextLinksIsCaughtToo() {
+    // a -> b -> c -> d -> b: the pager must stop, having fetched only a bounded few pages more.
+    server.enqueue(ok(page(List.of("a"), "\"/v1/teams?c=b\"")));
+    server.enqueue(ok(page(List.of("b"), "\"/v1/teams?c=c\"")));
+    server.enqueue(ok(page(List.of("c"), "\"/v1/teams?c=d\"")));
+    for (int i = 0; i < 4; i++) {
+      server.enqueue(ok(page(List.of("d"), "\"/v1/teams?c=b\"")));
+      server.enqueue(ok(page(List.of("b"), "\"/v1/teams?c=c\"")));
+      server.enqueue(ok(page(List.of("c"), "\"/v1/teams?c=d\"")));
+    }
+    try (FormationClient client = TestClients.client(server, time)) {
+      assertThatThrownBy(() -> client.teams().list().stream().count())
+          .isInstanceOf(InvalidResponseException.class)
+          .hasMessageContaining("repeats a page already visited");
+    }
+    assertThat(server.getRequestCount()).isLessThanOrEqualTo(8);
+  }
+
+  @Test
   void emptyPagesInTheMiddleAreSkipped() {
     server.enqueue(ok(page(List.of(), "\"" + CURSOR_LINK + "\"")));
     server.enqueue(ok(page(List.of("t1"), "null")));
