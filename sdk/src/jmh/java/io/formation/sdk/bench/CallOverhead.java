@@ -9,9 +9,11 @@ import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.CommandLineOptionException;
 import org.openjdk.jmh.runner.options.CommandLineOptions;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
  * Runs {@link CallOverheadBenchmark} with {@code -prof gc} and prints the SDK/raw ratios. The two
@@ -40,6 +42,9 @@ public final class CallOverhead {
     int rounds = Integer.getInteger("rounds", 3);
     List<Fork> sdk = new ArrayList<>();
     List<Fork> raw = new ArrayList<>();
+    System.out.printf(
+        "Call overhead: %d rounds of one JMH fork per side (-prof gc), then an interleaved check%n",
+        rounds);
     for (int round = 0; round < rounds; round++) {
       boolean sdkFirst = round % 2 == 0;
       for (boolean isSdk : new boolean[] {sdkFirst, !sdkFirst}) {
@@ -60,7 +65,8 @@ public final class CallOverhead {
 
     System.out.println();
     System.out.printf(
-        "== Call overhead: GET /v1/document_sets/{id}, ~1 KB JSON:API body, %d rounds ==%n", rounds);
+        "== Call overhead: GET /v1/document_sets/{id}, ~1 KB JSON:API body, %d rounds ==%n",
+        rounds);
     System.out.printf(
         "%-4s %12s %10s %14s %16s %22s   %s%n",
         "side",
@@ -82,7 +88,8 @@ public final class CallOverhead {
         "SDK/raw bytes per call (client): %.3f (target <= %.2f: %s)%n",
         clientRatio, ALLOCATION_TARGET, clientRatio <= ALLOCATION_TARGET ? "met" : "MISSED");
     System.out.printf(
-        "SDK/raw bytes per call (process, server included, -prof gc): %.3f%n", sdkProcess / rawProcess);
+        "SDK/raw bytes per call (process, server included, -prof gc): %.3f%n",
+        sdkProcess / rawProcess);
     interleaved(Integer.getInteger("interleavedRounds", 30));
   }
 
@@ -143,15 +150,18 @@ public final class CallOverhead {
   }
 
   private static Fork run(CommandLineOptions jmhArgs, String side) throws RunnerException {
-    RunResult result =
-        new Runner(
-                new OptionsBuilder()
-                    .parent(jmhArgs)
-                    .include(CallOverheadBenchmark.class.getName() + "\\." + side + "$")
-                    .forks(1)
-                    .addProfiler(GCProfiler.class)
-                    .build())
-            .runSingle();
+    ChainedOptionsBuilder options =
+        new OptionsBuilder()
+            .parent(jmhArgs)
+            .include(CallOverheadBenchmark.class.getName() + "\\." + side + "$")
+            .forks(1)
+            .addProfiler(GCProfiler.class);
+    if (!jmhArgs.verbosity().hasValue()) {
+      // JMH's iteration-by-iteration log is ~1,000 lines here; -v NORMAL brings it back.
+      options.verbosity(VerboseMode.SILENT);
+    }
+    RunResult result = new Runner(options.build()).runSingle();
+    System.out.printf("  %s fork: %,.0f calls/s%n", side, result.getPrimaryResult().getScore());
     return new Fork(
         result.getPrimaryResult().getScore(),
         score(result, "gc.alloc.rate.norm"),
@@ -169,17 +179,13 @@ public final class CallOverhead {
       String side, double rate, double cpu, double client, double process, List<Fork> forks) {
     StringBuilder perFork = new StringBuilder();
     for (Fork fork : forks) {
-      perFork.append(perFork.length() == 0 ? "" : ", ").append(String.format("%,.0f", fork.callsPerSecond));
+      perFork
+          .append(perFork.length() == 0 ? "" : ", ")
+          .append(String.format("%,.0f", fork.callsPerSecond));
     }
     System.out.printf(
         "%-4s %,12.0f %10.1f %14.1f %,16.0f %,22.0f   %s%n",
-        side,
-        rate,
-        1e6 / rate,
-        cpu,
-        client,
-        process,
-        perFork);
+        side, rate, 1e6 / rate, cpu, client, process, perFork);
   }
 
   private static String perRound(List<Fork> sdk, List<Fork> raw) {

@@ -19,12 +19,12 @@ import okhttp3.Response;
 
 /**
  * Benchmark 4, cold start: the time from starting a JVM to the first completed GET of a document
- * set with a fresh client, timed from outside as a process (the local server runs in this JVM,
- * the client in a child). Three children, alternated and each run several times: {@code jvm} does
+ * set with a fresh client, timed from outside as a process (the local server runs in this JVM, the
+ * client in a child). Three children, alternated and each run several times: {@code jvm} does
  * nothing (the JVM's own start), {@code raw} builds an OkHttp client and an ObjectMapper and makes
  * the GET by hand, {@code sdk} builds a {@code FormationClient} and calls {@code
- * documentSets().get(id)}. Prints the medians; each child also reports how its time in {@code
- * main} splits between building the client and the first call.
+ * documentSets().get(id)}. Prints the medians; each child also reports how its time in {@code main}
+ * splits between building the client and the first call.
  *
  * <p>Arguments: {@code [runs per kind]}; {@code probe <kind> <baseUrl>} is the child's entry.
  */
@@ -47,12 +47,20 @@ public final class ColdStart {
         for (String kind : KINDS) {
           long start = System.nanoTime();
           Process process =
-              new ProcessBuilder(java, "-cp", classPath, ColdStart.class.getName(), "probe", kind, server.baseUrl())
+              new ProcessBuilder(
+                      java,
+                      "-cp",
+                      classPath,
+                      ColdStart.class.getName(),
+                      "probe",
+                      kind,
+                      server.baseUrl())
                   .redirectError(ProcessBuilder.Redirect.INHERIT)
                   .start();
           String line;
           try (BufferedReader out =
-              new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+              new BufferedReader(
+                  new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             line = out.readLine();
             double total = (System.nanoTime() - start) / 1e6;
             out.lines().forEach(ignored -> {});
@@ -63,19 +71,26 @@ public final class ColdStart {
             if (run >= 0) {
               results
                   .computeIfAbsent(kind, key -> new ArrayList<>())
-                  .add(new double[] {total, Double.parseDouble(parts[1]), Double.parseDouble(parts[2])});
+                  .add(
+                      new double[] {
+                        total, Double.parseDouble(parts[1]), Double.parseDouble(parts[2])
+                      });
             }
           }
         }
       }
     }
     System.out.println();
-    System.out.printf("== Cold start: JVM start to first completed get, median of %d runs ==%n", runs);
+    System.out.printf(
+        "== Cold start: JVM start to first completed get, median of %d runs ==%n", runs);
     System.out.printf("%-4s %14s %16s %14s%n", "kind", "process (ms)", "build client", "first get");
     for (Map.Entry<String, List<double[]>> kind : results.entrySet()) {
       System.out.printf(
           "%-4s %14.0f %16.1f %14.1f%n",
-          kind.getKey(), median(kind.getValue(), 0), median(kind.getValue(), 1), median(kind.getValue(), 2));
+          kind.getKey(),
+          median(kind.getValue(), 0),
+          median(kind.getValue(), 1),
+          median(kind.getValue(), 2));
     }
     double jvm = median(results.get("jvm"), 0);
     double raw = median(results.get("raw"), 0);

@@ -14,12 +14,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
- * Benchmark 3, concurrency: 10,000 document sets awaited at once with {@code
- * awaitCompletionAsync} on a client built the way a partner builds one (its own OkHttp client and
- * dispatcher), against a local server on which each set completes on its 3rd poll; and the same
- * with a hand-written OkHttp poller ({@link RawPoller}). Compares the wall time with the polling
- * schedule alone and the requests with the minimum, and reports the peak live thread count, the
- * peak heap, and the heap each waiting set holds.
+ * Benchmark 3, concurrency: 10,000 document sets awaited at once with {@code awaitCompletionAsync}
+ * on a client built the way a partner builds one (its own OkHttp client and dispatcher), against a
+ * local server on which each set completes on its 3rd poll; and the same with a hand-written OkHttp
+ * poller ({@link RawPoller}). Compares the wall time with the polling schedule alone and the
+ * requests with the minimum, and reports the peak live thread count, the peak heap, and the heap
+ * each waiting set holds.
  *
  * <p>Arguments: {@code [sets] [polls to complete]}.
  */
@@ -42,7 +42,7 @@ public final class Concurrency {
       long requests,
       long connections,
       int peakThreads,
-      Map<String, Integer> threadsAtPeak,
+      Map<String, Integer> threadsAtEnd,
       long peakHeap,
       long bytesPerWaitingSet) {}
 
@@ -59,14 +59,21 @@ public final class Concurrency {
             .build();
     // For the memory phase: every set waits a minute after its first poll, so all are in flight.
     PollOptions slow =
-        options.newBuilder().initialInterval(Duration.ofMinutes(1)).maxInterval(Duration.ofMinutes(1)).build();
+        options
+            .newBuilder()
+            .initialInterval(Duration.ofMinutes(1))
+            .maxInterval(Duration.ofMinutes(1))
+            .build();
     long ideal = idealNanos(options, pollsToComplete);
 
     try (LocalServer server = LocalServer.completingAfter(pollsToComplete)) {
       Function<PollOptions, Side> sdk =
           pollOptions -> {
             FormationClient client =
-                FormationClient.builder().baseUrl(server.baseUrl()).accessToken(LocalServer.TOKEN).build();
+                FormationClient.builder()
+                    .baseUrl(server.baseUrl())
+                    .accessToken(LocalServer.TOKEN)
+                    .build();
             return new Side() {
               @Override
               public CompletableFuture<?> await(String id) {
@@ -99,8 +106,8 @@ public final class Concurrency {
         warmUp(sdk.apply(options), "warm-sdk" + round + "_", sets / 4);
         warmUp(raw.apply(options), "warm-raw" + round + "_", sets / 4);
       }
-      Figures rawFigures = measure(server, raw, options, slow, "raw_", sets, pollsToComplete);
-      Figures sdkFigures = measure(server, sdk, options, slow, "sdk_", sets, pollsToComplete);
+      Figures rawFigures = measure(server, raw, options, slow, "raw_", sets);
+      Figures sdkFigures = measure(server, sdk, options, slow, "sdk_", sets);
 
       long minimum = (long) sets * pollsToComplete;
       System.out.println();
@@ -129,9 +136,12 @@ public final class Concurrency {
             "     peak live threads %d (%s); live at the end: %s%n",
             f.peakThreads,
             name.equals("sdk")
-                ? "target < " + THREAD_TARGET + ": " + (f.peakThreads < THREAD_TARGET ? "met" : "MISSED")
+                ? "target < "
+                    + THREAD_TARGET
+                    + ": "
+                    + (f.peakThreads < THREAD_TARGET ? "met" : "MISSED")
                 : "for comparison",
-            f.threadsAtPeak);
+            f.threadsAtEnd);
         System.out.printf(
             "     peak used heap %s; reachable heap per waiting set %,d bytes (%s for %,d)%n",
             HeapWatch.mib(f.peakHeap),
@@ -158,8 +168,7 @@ public final class Concurrency {
       PollOptions options,
       PollOptions slow,
       String prefix,
-      int sets,
-      int pollsToComplete)
+      int sets)
       throws Exception {
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     settle();
@@ -188,7 +197,8 @@ public final class Concurrency {
     long connections = server.connections() - connectionsBefore;
 
     // Memory: start every wait with a minute between polls, let each make its first poll, and
-    // weigh what is reachable while they all wait.
+    // weigh what is reachable while they all wait. Both sides' figure includes the same ~150
+    // bytes per set of the harness and the server (the id, its poll count, the future's slot).
     settle();
     long baseline = HeapWatch.liveNow();
     long bytesPerSet;

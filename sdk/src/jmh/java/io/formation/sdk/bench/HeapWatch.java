@@ -14,9 +14,9 @@ import javax.management.openmbean.CompositeData;
 
 /**
  * The peak of the used heap, without a sampling thread: the heap is fullest just before a
- * collection, and each collection reports its before and after figures. {@link #peakUsedBytes()}
- * is the largest "before" seen (or the current use if larger), {@link #peakLiveBytes()} the
- * largest "after": an upper bound on what was really reachable at any time.
+ * collection, and each collection reports its before and after figures. {@link #peakUsedBytes()} is
+ * the largest "before" seen (or the current use if larger), {@link #peakLiveBytes()} the largest
+ * "after": an upper bound on what was really reachable at any time.
  */
 final class HeapWatch implements NotificationListener, AutoCloseable {
   private final AtomicLong peakUsed = new AtomicLong();
@@ -67,7 +67,9 @@ final class HeapWatch implements NotificationListener, AutoCloseable {
 
   @Override
   public void handleNotification(Notification notification, Object handback) {
-    if (!notification.getType().equals(GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION)) {
+    if (!notification
+        .getType()
+        .equals(GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION)) {
       return;
     }
     GarbageCollectionNotificationInfo info =

@@ -19,11 +19,11 @@ import okhttp3.Request;
 import okhttp3.Response;
 
 /**
- * The hand-written baseline of benchmark 3: what a partner would write without the SDK to poll
- * many document sets at once, with OkHttp's {@code enqueue}, one scheduler thread for the waits,
- * and the same schedule as the SDK's {@link PollOptions} (no jitter). Its OkHttp client mirrors the
- * one a {@code FormationClient} builds for itself: a cached pool of daemon threads, 64 requests at
- * once, 16 per host, the SDK's default timeouts.
+ * The hand-written baseline of benchmark 3: what a partner would write without the SDK to poll many
+ * document sets at once, with OkHttp's {@code enqueue}, one scheduler thread for the waits, and the
+ * same schedule as the SDK's {@link PollOptions} (no jitter). Its OkHttp client mirrors the one a
+ * {@code FormationClient} builds for itself: a cached pool of daemon threads, 64 requests at once,
+ * 16 per host, the SDK's default timeouts.
  */
 final class RawPoller implements AutoCloseable {
   private final OkHttpClient http;
@@ -35,7 +35,12 @@ final class RawPoller implements AutoCloseable {
   RawPoller(String baseUrl, PollOptions options) {
     ThreadPoolExecutor executor =
         new ThreadPoolExecutor(
-            0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), daemon("raw-http"));
+            0,
+            Integer.MAX_VALUE,
+            60,
+            TimeUnit.SECONDS,
+            new SynchronousQueue<>(),
+            daemon("raw-http"));
     Dispatcher dispatcher = new Dispatcher(executor);
     dispatcher.setMaxRequests(64);
     dispatcher.setMaxRequestsPerHost(16);
@@ -75,14 +80,22 @@ final class RawPoller implements AutoCloseable {
               public void onResponse(Call call, Response response) {
                 try (response) {
                   if (!response.isSuccessful()) {
-                    throw new IOException("GET " + call.request().url() + " returned " + response.code());
+                    throw new IOException(
+                        "GET " + call.request().url() + " returned " + response.code());
                   }
                   JsonNode body = mapper.readTree(response.body().byteStream());
-                  if (body.path("data").path("attributes").path("state").asText().equals("complete")) {
+                  if (body.path("data")
+                      .path("attributes")
+                      .path("state")
+                      .asText()
+                      .equals("complete")) {
                     result.complete(body);
                     return;
                   }
-                  long next = (long) Math.min(interval * options.multiplier(), options.maxInterval().toNanos());
+                  long next =
+                      (long)
+                          Math.min(
+                              interval * options.multiplier(), options.maxInterval().toNanos());
                   scheduler.schedule(() -> poll(id, next, result), interval, TimeUnit.NANOSECONDS);
                 } catch (IOException | RuntimeException e) {
                   result.completeExceptionally(e);
