@@ -1,5 +1,6 @@
 /**
- * Java client for the Document Set Formation Service. Start with {@link io.formation.sdk.FormationClient}.
+ * Java client for the Document Set Formation Service. Start with {@link
+ * io.formation.sdk.FormationClient}.
  */
 module io.formation.sdk {
   requires transitive okhttp3;
@@ -9,5 +10,6 @@ module io.formation.sdk {
   exports io.formation.sdk;
   exports io.formation.sdk.model;
 
-  opens io.formation.sdk.internal to com.fasterxml.jackson.databind;
+  opens io.formation.sdk.internal to
+      com.fasterxml.jackson.databind;
 }

@@ -14,7 +14,7 @@ final class FormRejected extends RuntimeException {
   private static final long serialVersionUID = 1L;
   private static final int MAX_VALUE_LENGTH = 60;
 
-  private final List<String> fieldLines;
+  private final transient List<String> fieldLines;
 
   FormRejected(String formId, JsonNode values, ValidationException cause) {
     // The SDK's message would show the action url, opaque and long; the fields follow instead.

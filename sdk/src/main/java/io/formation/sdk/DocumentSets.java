@@ -88,19 +88,21 @@ public final class DocumentSets {
     return forms.list(id);
   }
 
-  /** Waits with {@link PollOptions#defaults()}; see {@link #awaitCompletion(String, PollOptions)}. */
+  /**
+   * Waits with {@link PollOptions#defaults()}; see {@link #awaitCompletion(String, PollOptions)}.
+   */
   public DocumentSet awaitCompletion(String id) {
     return awaitCompletion(id, PollOptions.defaults());
   }
 
   /**
-   * Polls the document set until its state is {@code complete}, waiting longer between polls as
-   * the options say, and returns it complete. Transient failures (network, 429, 5xx) are retried
-   * by the transport and then ridden through until the deadline. The calling thread's interrupt
-   * stops the wait promptly, with the interrupt flag kept set.
+   * Polls the document set until its state is {@code complete}, waiting longer between polls as the
+   * options say, and returns it complete. Transient failures (network, 429, 5xx) are retried by the
+   * transport and then ridden through until the deadline. The calling thread's interrupt stops the
+   * wait promptly, with the interrupt flag kept set.
    *
-   * @throws InputNeededException if the set is {@code input_needed}, unless the options say to
-   *     wait through it
+   * @throws InputNeededException if the set is {@code input_needed}, unless the options say to wait
+   *     through it
    * @throws PollTimeoutException if the timeout runs out first; it carries the last set seen
    * @throws FormationException on a failure that is not transient, or on interrupt
    */
@@ -159,7 +161,10 @@ public final class DocumentSets {
           }
           Duration wait;
           try {
-            wait = set != null ? poller.afterPoll(set) : poller.afterError(AsyncOperation.unwrap(error));
+            wait =
+                set != null
+                    ? poller.afterPoll(set)
+                    : poller.afterError(AsyncOperation.unwrap(error));
           } catch (RuntimeException e) {
             operation.fail(e);
             return;

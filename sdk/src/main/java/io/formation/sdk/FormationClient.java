@@ -38,16 +38,16 @@ import okhttp3.OkHttpClient;
  *
  * <h2>Clients should be shared</h2>
  *
- * A client holds a connection pool, a dispatcher and a scheduler; build one per service and
- * reuse it from every thread: it is thread-safe. {@link #close()} releases its threads and
- * connections (those of a caller-supplied {@link OkHttpClient} stay the caller's).
+ * A client holds a connection pool, a dispatcher and a scheduler; build one per service and reuse
+ * it from every thread: it is thread-safe. {@link #close()} releases its threads and connections
+ * (those of a caller-supplied {@link OkHttpClient} stay the caller's).
  *
  * <h2>Security</h2>
  *
  * The bearer token goes only to the base URL's origin and to origins trusted with {@link
  * Builder#trustOrigin}, redirects included. Links and action urls from the service are resolved
- * against the base URL and refused with {@link UntrustedOriginException} before anything is sent
- * if they point elsewhere. Plain {@code http} is refused except for loopback hosts unless {@link
+ * against the base URL and refused with {@link UntrustedOriginException} before anything is sent if
+ * they point elsewhere. Plain {@code http} is refused except for loopback hosts unless {@link
  * Builder#allowInsecureHttp} is set. The token never appears in {@code toString()} or exception
  * messages.
  */
@@ -76,7 +76,8 @@ public final class FormationClient implements AutoCloseable {
     if (builder.tokenProvider == null) {
       throw new IllegalStateException("an accessToken or a tokenProvider is required");
     }
-    Origins origins = new Origins(builder.baseUrl, builder.trustedOrigins, builder.allowInsecureHttp);
+    Origins origins =
+        new Origins(builder.baseUrl, builder.trustedOrigins, builder.allowInsecureHttp);
     this.baseUrl = origins.base().toString();
     this.ownHttp = builder.httpClient == null ? newHttpClient() : null;
     OkHttpClient http =
@@ -126,7 +127,10 @@ public final class FormationClient implements AutoCloseable {
   }
 
   static FormationClient fromEnv(Map<String, String> env) {
-    return builder().baseUrl(require(env, BASE_URL_ENV)).accessToken(require(env, ACCESS_TOKEN_ENV)).build();
+    return builder()
+        .baseUrl(require(env, BASE_URL_ENV))
+        .accessToken(require(env, ACCESS_TOKEN_ENV))
+        .build();
   }
 
   private static String require(Map<String, String> env, String name) {
@@ -195,8 +199,8 @@ public final class FormationClient implements AutoCloseable {
   }
 
   /**
-   * Configures a {@link FormationClient}. A base URL and a token (or token provider) are
-   * required; everything else has a default.
+   * Configures a {@link FormationClient}. A base URL and a token (or token provider) are required;
+   * everything else has a default.
    *
    * <pre>{@code
    * FormationClient client = FormationClient.builder()
@@ -318,8 +322,8 @@ public final class FormationClient implements AutoCloseable {
     }
 
     /**
-     * Your product token, such as {@code acme-onboarding/2.1}, put in front of the SDK's
-     * User-Agent ({@code formation-java/<version> java/<runtime>}).
+     * Your product token, such as {@code acme-onboarding/2.1}, put in front of the SDK's User-Agent
+     * ({@code formation-java/<version> java/<runtime>}).
      */
     public Builder userAgent(String product) {
       Objects.requireNonNull(product, "product");

@@ -87,7 +87,11 @@ public final class Forms {
       return Wire.MAPPER.treeToValue(form.values(), type);
     } catch (JsonProcessingException e) {
       throw new IllegalArgumentException(
-          "The values of form " + form.id() + " do not fit " + type.getName() + ": "
+          "The values of form "
+              + form.id()
+              + " do not fit "
+              + type.getName()
+              + ": "
               + e.getOriginalMessage(),
           e);
     }
@@ -111,7 +115,10 @@ public final class Forms {
     }
     boolean bodiless = action.method().equals("GET") || action.method().equals("HEAD");
     return new ApiRequest(
-        action.method(), origins.resolve(action.url()), bodiless ? null : body, ApiRequest.ANY_JSON);
+        action.method(),
+        origins.resolve(action.url()),
+        bodiless ? null : body,
+        ApiRequest.ANY_JSON);
   }
 
   private static ActionResult result(io.formation.sdk.internal.JsonResponse response) {

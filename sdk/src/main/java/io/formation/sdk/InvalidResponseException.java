@@ -1,10 +1,9 @@
 package io.formation.sdk;
 
 /**
- * The service answered with a success status but a body the SDK cannot read: not JSON (an HTML
- * page from a proxy), truncated JSON, an empty body where a resource was expected, or a resource
- * without a required member. Also thrown when a pager's {@code next} link repeats one already
- * visited.
+ * The service answered with a success status but a body the SDK cannot read: not JSON (an HTML page
+ * from a proxy), truncated JSON, an empty body where a resource was expected, or a resource without
+ * a required member. Also thrown when a pager's {@code next} link repeats one already visited.
  *
  * <pre>{@code
  * catch (InvalidResponseException e) {

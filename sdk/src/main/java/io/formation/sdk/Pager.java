@@ -14,8 +14,8 @@ import okhttp3.HttpUrl;
 /**
  * A lazy listing that pages through a collection by following each page's {@code links.next}
  * exactly as the service returned it. Nothing is fetched until iteration needs it, and only one
- * page is held at a time, so any number of items can be streamed in constant memory. Each iteration starts a fresh
- * listing. Immutable and thread-safe; iterators are not.
+ * page is held at a time, so any number of items can be streamed in constant memory. Each iteration
+ * starts a fresh listing. Immutable and thread-safe; iterators are not.
  *
  * <pre>{@code
  * client.teams().list().pageSize(100).stream()
@@ -79,8 +79,8 @@ public final class Pager<T> implements Iterable<T> {
   }
 
   /**
-   * A listing that starts at a saved {@code next} link instead of the first page, so a job can
-   * stop and continue later. The link is used exactly as given.
+   * A listing that starts at a saved {@code next} link instead of the first page, so a job can stop
+   * and continue later. The link is used exactly as given.
    *
    * @throws UntrustedOriginException if the link points at an origin the token must not go to
    * @throws IllegalArgumentException if the link is not a URL reference
@@ -152,8 +152,8 @@ public final class Pager<T> implements Iterable<T> {
   /**
    * Follows next links, resolving each only when its page is wanted, so a refused link fails the
    * step that needs it and not the page that carried it. A cycle of next links is caught in
-   * constant memory (Brent's method): each link is compared with one saved link, re-saved after
-   * 1, 2, 4, 8... pages, so a listing of any length keeps one page and two links.
+   * constant memory (Brent's method): each link is compared with one saved link, re-saved after 1,
+   * 2, 4, 8... pages, so a listing of any length keeps one page and two links.
    */
   private final class PageIterator implements Iterator<Page<T>> {
     private HttpUrl first = startUrl();

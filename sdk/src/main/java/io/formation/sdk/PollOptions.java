@@ -7,8 +7,8 @@ import java.util.function.Consumer;
 
 /**
  * How {@link DocumentSets#awaitCompletion} polls: the first interval, how it grows, its cap, a
- * jitter, the overall timeout, whether to keep waiting through {@code input_needed}, and a
- * listener for state changes. Immutable; change a copy with {@link #newBuilder()}.
+ * jitter, the overall timeout, whether to keep waiting through {@code input_needed}, and a listener
+ * for state changes. Immutable; change a copy with {@link #newBuilder()}.
  *
  * <pre>{@code
  * PollOptions options = PollOptions.builder()

@@ -54,8 +54,8 @@ final class Poller {
   }
 
   /**
-   * After a failed poll: the wait before trying again if the failure is transient (the
-   * transport's own retries were used up), else the failure itself.
+   * After a failed poll: the wait before trying again if the failure is transient (the transport's
+   * own retries were used up), else the failure itself.
    */
   Duration afterError(RuntimeException error) {
     if (Thread.currentThread().isInterrupted() || !isTransient(error)) {
@@ -76,8 +76,10 @@ final class Poller {
       }
       throw new PollTimeoutException(lastSeen, options.timeout());
     }
-    Duration wait = interval.minusNanos((long) (interval.toNanos() * options.jitter() * random.getAsDouble()));
-    long grown = (long) Math.min(interval.toNanos() * options.multiplier(), options.maxInterval().toNanos());
+    Duration wait =
+        interval.minusNanos((long) (interval.toNanos() * options.jitter() * random.getAsDouble()));
+    long grown =
+        (long) Math.min(interval.toNanos() * options.multiplier(), options.maxInterval().toNanos());
     interval = Duration.ofNanos(grown);
     if (wait.compareTo(atLeast) < 0) {
       wait = atLeast;

@@ -1,9 +1,9 @@
 package io.formation.sdk;
 
 /**
- * Supplies the access token for each request, so a token can rotate without rebuilding the
- * client. Called on the thread that sends the request; implementations must be thread-safe and
- * should cache the token rather than fetch one per call.
+ * Supplies the access token for each request, so a token can rotate without rebuilding the client.
+ * Called on the thread that sends the request; implementations must be thread-safe and should cache
+ * the token rather than fetch one per call.
  *
  * <pre>{@code
  * FormationClient client = FormationClient.builder()

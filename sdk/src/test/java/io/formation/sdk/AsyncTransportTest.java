@@ -37,7 +37,9 @@ class AsyncTransportTest {
     server.enqueue(status(503, ""));
     try (FormationClient client = TestClients.client(server, time)) {
       CompletableFuture<DocumentSet> created =
-          client.documentSets().createAsync(CreateDocumentSetParams.of(DocumentSets.DELAWARE_CORPORATION));
+          client
+              .documentSets()
+              .createAsync(CreateDocumentSetParams.of(DocumentSets.DELAWARE_CORPORATION));
       assertThat(created)
           .failsWithin(Duration.ofSeconds(10))
           .withThrowableOfType(ExecutionException.class)

@@ -30,7 +30,8 @@ class FormationClientTest {
         .hasMessage("an accessToken or a tokenProvider is required");
     assertThatThrownBy(() -> FormationClient.builder().accessToken(" "))
         .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> FormationClient.builder().baseUrl("not a url").accessToken("t").build())
+    assertThatThrownBy(
+            () -> FormationClient.builder().baseUrl("not a url").accessToken("t").build())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("not an http(s) URL");
   }
@@ -40,11 +41,17 @@ class FormationClientTest {
     server.enqueue(ok(TransportTest.SET));
     try (FormationClient client =
         FormationClient.fromEnv(
-            Map.of("FORMATION_BASE_URL", server.url("/").toString(), "FORMATION_ACCESS_TOKEN", "env-token"))) {
+            Map.of(
+                "FORMATION_BASE_URL",
+                server.url("/").toString(),
+                "FORMATION_ACCESS_TOKEN",
+                "env-token"))) {
       client.documentSets().get("ds1");
     }
-    assertThat(server.takeRequest().getHeaders().get("Authorization")).isEqualTo("Bearer env-token");
-    assertThatThrownBy(() -> FormationClient.fromEnv(Map.of("FORMATION_BASE_URL", "https://x.example")))
+    assertThat(server.takeRequest().getHeaders().get("Authorization"))
+        .isEqualTo("Bearer env-token");
+    assertThatThrownBy(
+            () -> FormationClient.fromEnv(Map.of("FORMATION_BASE_URL", "https://x.example")))
         .isInstanceOf(IllegalStateException.class)
         .hasMessage("The environment variable FORMATION_ACCESS_TOKEN is not set");
   }
@@ -54,10 +61,11 @@ class FormationClientTest {
     AtomicInteger seen = new AtomicInteger();
     OkHttpClient shared =
         new OkHttpClient.Builder()
-            .addInterceptor(chain -> {
-              seen.incrementAndGet();
-              return chain.proceed(chain.request());
-            })
+            .addInterceptor(
+                chain -> {
+                  seen.incrementAndGet();
+                  return chain.proceed(chain.request());
+                })
             .build();
     server.enqueue(TransportTest.status(503, ""));
     server.enqueue(ok(TransportTest.SET));
@@ -72,7 +80,8 @@ class FormationClientTest {
 
     // Closing the FormationClient leaves the caller's client, pool and dispatcher usable.
     server.enqueue(ok("{}"));
-    try (Response response = shared.newCall(new Request.Builder().url(server.url("/ping")).build()).execute()) {
+    try (Response response =
+        shared.newCall(new Request.Builder().url(server.url("/ping")).build()).execute()) {
       assertThat(response.code()).isEqualTo(200);
     }
   }
@@ -95,8 +104,11 @@ class FormationClientTest {
     server.enqueue(TransportTest.status(503, ""));
     server.enqueue(ok(TransportTest.SET));
     FormationClient client =
-        FormationClient.builder().baseUrl(server.url("/").toString()).accessToken("t")
-            .maxRetryAfter(Duration.ZERO).build();
+        FormationClient.builder()
+            .baseUrl(server.url("/").toString())
+            .accessToken("t")
+            .maxRetryAfter(Duration.ZERO)
+            .build();
     client.documentSets().getAsync("ds1").get(10, TimeUnit.SECONDS);
     client.documentSets().getAsync("ds1").get(10, TimeUnit.SECONDS);
     assertThat(sdkThreads()).isNotEmpty().allMatch(Thread::isDaemon);
@@ -113,8 +125,11 @@ class FormationClientTest {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     Process process =
         new ProcessBuilder(
-                java, "-cp", System.getProperty("java.class.path"),
-                ExitProbe.class.getName(), server.url("/").toString())
+                java,
+                "-cp",
+                System.getProperty("java.class.path"),
+                ExitProbe.class.getName(),
+                server.url("/").toString())
             .redirectErrorStream(true)
             .start();
     // The bound only keeps a broken build from hanging; the assertion is that the JVM exits.

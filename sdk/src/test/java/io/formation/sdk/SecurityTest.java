@@ -32,7 +32,8 @@ class SecurityTest {
     try (FormationClient client = TestClients.client(server, time)) {
       Iterator<io.formation.sdk.model.Team> teams = client.teams().list().iterator();
       assertThat(teams.next().id()).isEqualTo("t1");
-      UntrustedOriginException e = catchThrowableOfType(UntrustedOriginException.class, teams::hasNext);
+      UntrustedOriginException e =
+          catchThrowableOfType(UntrustedOriginException.class, teams::hasNext);
       assertThat(e.origin()).isEqualTo("http://" + other.getHostName() + ":" + other.getPort());
       assertThat(e.getMessage()).contains(e.origin()).doesNotContain(TestClients.TOKEN);
     }
@@ -74,7 +75,11 @@ class SecurityTest {
   @Test
   void plainHttpIsRefusedForAHostThatIsNotLoopback() {
     assertThatThrownBy(
-            () -> FormationClient.builder().baseUrl("http://api.example.com").accessToken("t").build())
+            () ->
+                FormationClient.builder()
+                    .baseUrl("http://api.example.com")
+                    .accessToken("t")
+                    .build())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("plain http")
         .hasMessageContaining("api.example.com");
@@ -90,9 +95,16 @@ class SecurityTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"http://localhost:8080", "http://127.0.0.1:9", "http://[::1]:9", "https://api.example.com"})
+  @ValueSource(
+      strings = {
+        "http://localhost:8080",
+        "http://127.0.0.1:9",
+        "http://[::1]:9",
+        "https://api.example.com"
+      })
   void loopbackHttpAndHttpsBaseUrlsAreAccepted(String baseUrl) {
-    try (FormationClient client = FormationClient.builder().baseUrl(baseUrl).accessToken("t").build()) {
+    try (FormationClient client =
+        FormationClient.builder().baseUrl(baseUrl).accessToken("t").build()) {
       assertThat(client.toString()).contains("baseUrl=");
     }
   }
@@ -131,7 +143,8 @@ class SecurityTest {
       assertThatThrownBy(() -> client.documentSets().get(id))
           .isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("document set id");
-      assertThatThrownBy(() -> client.forms().list(id)).isInstanceOf(IllegalArgumentException.class);
+      assertThatThrownBy(() -> client.forms().list(id))
+          .isInstanceOf(IllegalArgumentException.class);
     }
     assertThat(server.getRequestCount()).isZero();
   }
@@ -161,19 +174,22 @@ class SecurityTest {
     List<String> seenByCallerInterceptors = new ArrayList<>();
     OkHttpClient shared =
         new OkHttpClient.Builder()
-            .addInterceptor(chain -> {
-              seenByCallerInterceptors.add(chain.request().headers().toString());
-              return chain.proceed(chain.request());
-            })
-            .addNetworkInterceptor(chain -> {
-              seenByCallerInterceptors.add(chain.request().headers().toString());
-              return chain.proceed(chain.request());
-            })
+            .addInterceptor(
+                chain -> {
+                  seenByCallerInterceptors.add(chain.request().headers().toString());
+                  return chain.proceed(chain.request());
+                })
+            .addNetworkInterceptor(
+                chain -> {
+                  seenByCallerInterceptors.add(chain.request().headers().toString());
+                  return chain.proceed(chain.request());
+                })
             .build();
     try (FormationClient client = TestClients.builder(server, time).httpClient(shared).build()) {
       assertThat(client.toString()).doesNotContain(TestClients.TOKEN);
       AuthenticationException e =
-          catchThrowableOfType(AuthenticationException.class, () -> client.documentSets().get("ds1"));
+          catchThrowableOfType(
+              AuthenticationException.class, () -> client.documentSets().get("ds1"));
       assertThat(e.getMessage()).doesNotContain(TestClients.TOKEN).contains("bad token");
       assertThat(e.toString()).doesNotContain(TestClients.TOKEN);
     }
@@ -192,7 +208,9 @@ class SecurityTest {
             .build()) {
       NetworkException e =
           catchThrowableOfType(NetworkException.class, () -> client.documentSets().get("ds1"));
-      assertThat(e.getMessage()).contains("GET http://127.0.0.1:" + port).doesNotContain(TestClients.TOKEN);
+      assertThat(e.getMessage())
+          .contains("GET http://127.0.0.1:" + port)
+          .doesNotContain(TestClients.TOKEN);
     }
   }
 

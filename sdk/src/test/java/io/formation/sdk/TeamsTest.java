@@ -182,7 +182,8 @@ class TeamsTest {
   @Test
   void aTeamKeepsAttributesTheSdkDoesNotModel() {
     server.enqueue(
-        ok("{\"data\":[{\"type\":\"teams\",\"id\":\"t1\",\"attributes\":{\"name\":\"One\",\"region\":\"eu\"},\"meta\":{\"plan\":\"pro\"}}],\"links\":{\"next\":null}}"));
+        ok(
+            "{\"data\":[{\"type\":\"teams\",\"id\":\"t1\",\"attributes\":{\"name\":\"One\",\"region\":\"eu\"},\"meta\":{\"plan\":\"pro\"}}],\"links\":{\"next\":null}}"));
     try (FormationClient client = TestClients.client(server, time)) {
       Team team = client.teams().list().iterator().next();
       assertThat(team.name()).isEqualTo("One");
@@ -222,10 +223,16 @@ class TeamsTest {
       if (data.length() > 0) {
         data.append(',');
       }
-      data.append("{\"type\":\"teams\",\"id\":\"").append(id)
-          .append("\",\"attributes\":{\"name\":\"Team ").append(id).append("\"}}");
+      data.append("{\"type\":\"teams\",\"id\":\"")
+          .append(id)
+          .append("\",\"attributes\":{\"name\":\"Team ")
+          .append(id)
+          .append("\"}}");
     }
-    return "{\"data\":[" + data + "],\"links\":{\"self\":\"/v1/teams\",\"first\":\"/v1/teams?page%5Bsize%5D=2\",\"prev\":null,\"next\":"
-        + next + ",\"last\":null}}";
+    return "{\"data\":["
+        + data
+        + "],\"links\":{\"self\":\"/v1/teams\",\"first\":\"/v1/teams?page%5Bsize%5D=2\",\"prev\":null,\"next\":"
+        + next
+        + ",\"last\":null}}";
   }
 }

@@ -20,7 +20,8 @@ class TransportTest {
   @StartStop final MockWebServer server = new MockWebServer();
   final FakeTime time = new FakeTime();
 
-  static final String SET = "{\"data\":{\"type\":\"document_sets\",\"id\":\"ds1\",\"attributes\":{\"state\":\"input_needed\"}}}";
+  static final String SET =
+      "{\"data\":{\"type\":\"document_sets\",\"id\":\"ds1\",\"attributes\":{\"state\":\"input_needed\"}}}";
 
   @Test
   void everyRequestCarriesTheTokenJsonAcceptAndUserAgent() throws Exception {
@@ -34,7 +35,9 @@ class TransportTest {
     assertThat(get.getHeaders().get("Authorization")).isEqualTo("Bearer " + TestClients.TOKEN);
     assertThat(get.getHeaders().get("Accept")).contains("application/json");
     assertThat(get.getHeaders().get("User-Agent"))
-        .matches("acme/1\\.2 formation-java/[^ ]+ java/" + Runtime.version().toString().replace("+", "\\+"));
+        .matches(
+            "acme/1\\.2 formation-java/[^ ]+ java/"
+                + Runtime.version().toString().replace("+", "\\+"));
     RecordedRequest teams = server.takeRequest();
     assertThat(teams.getHeaders().get("Accept")).isEqualTo("application/vnd.api+json");
     assertThat(teams.getHeaders().get("Authorization")).isEqualTo("Bearer " + TestClients.TOKEN);
@@ -88,8 +91,7 @@ class TransportTest {
     server.enqueue(status(500, ""));
     server.enqueue(status(500, ""));
     server.enqueue(ok(SET));
-    try (FormationClient client =
-        TestClients.builder(server, time).random(() -> 0.25).build()) {
+    try (FormationClient client = TestClients.builder(server, time).random(() -> 0.25).build()) {
       client.documentSets().get("ds1");
     }
     assertThat(time.sleeps()).containsExactly(Duration.ofMillis(125), Duration.ofMillis(250));
@@ -157,7 +159,9 @@ class TransportTest {
   @Test
   void postIsNotResentWhenTheConnectionDropsAfterTheRequestWasWritten() {
     server.enqueue(
-        new MockResponse.Builder().onResponseStart(SocketEffect.ShutdownConnection.INSTANCE).build());
+        new MockResponse.Builder()
+            .onResponseStart(SocketEffect.ShutdownConnection.INSTANCE)
+            .build());
     server.enqueue(created(SET));
     try (FormationClient client = TestClients.client(server, time)) {
       assertThatThrownBy(() -> client.documentSets().create(DocumentSets.DELAWARE_CORPORATION))
@@ -170,7 +174,9 @@ class TransportTest {
   @Test
   void getIsResentWhenTheConnectionDrops() {
     server.enqueue(
-        new MockResponse.Builder().onResponseStart(SocketEffect.ShutdownConnection.INSTANCE).build());
+        new MockResponse.Builder()
+            .onResponseStart(SocketEffect.ShutdownConnection.INSTANCE)
+            .build());
     server.enqueue(ok(SET));
     try (FormationClient client = TestClients.client(server, time)) {
       assertThat(client.documentSets().get("ds1").id()).isEqualTo("ds1");
@@ -228,13 +234,22 @@ class TransportTest {
       assertThat(e).isExactlyInstanceOf(type);
       assertThat(e.statusCode()).isEqualTo(status);
       assertThat(e.body()).isEqualTo(body);
-      assertThat(e.errors()).singleElement().satisfies(error -> {
-        assertThat(error.code()).contains("c" + status);
-        assertThat(error.detail()).contains("detail " + status);
-        assertThat(error.pointer()).contains("/template");
-      });
+      assertThat(e.errors())
+          .singleElement()
+          .satisfies(
+              error -> {
+                assertThat(error.code()).contains("c" + status);
+                assertThat(error.detail()).contains("detail " + status);
+                assertThat(error.pointer()).contains("/template");
+              });
       assertThat(e.getMessage())
-          .isEqualTo("GET " + server.url("/v1/document_sets/ds1") + " returned " + status + ": detail " + status)
+          .isEqualTo(
+              "GET "
+                  + server.url("/v1/document_sets/ds1")
+                  + " returned "
+                  + status
+                  + ": detail "
+                  + status)
           .doesNotContain(TestClients.TOKEN);
     }
   }
@@ -245,13 +260,18 @@ class TransportTest {
     String actionUrl = server.url("/v1/form_actions/tok?sig=s3cr3t").toString();
     io.formation.sdk.model.FormAction action =
         new io.formation.sdk.model.FormAction(
-            "PUT", actionUrl, java.util.Optional.empty(), java.util.Optional.empty(),
+            "PUT",
+            actionUrl,
+            java.util.Optional.empty(),
+            java.util.Optional.empty(),
             com.fasterxml.jackson.databind.node.NullNode.getInstance());
     try (FormationClient client = TestClients.client(server, time)) {
       ValidationException e =
           catchThrowableOfType(
               ValidationException.class, () -> client.forms().invoke(action, java.util.Map.of()));
-      assertThat(e.getMessage()).doesNotContain("s3cr3t").contains("/v1/form_actions/tok returned 422");
+      assertThat(e.getMessage())
+          .doesNotContain("s3cr3t")
+          .contains("/v1/form_actions/tok returned 422");
       assertThat(e.url()).isEqualTo(actionUrl);
     }
   }
@@ -278,19 +298,27 @@ class TransportTest {
       ServerException e =
           catchThrowableOfType(ServerException.class, () -> client.documentSets().get("ds1"));
       assertThat(e.errors()).isEmpty();
-      assertThat(e.getMessage()).endsWith("returned 502: <html> <body><h1>Bad Gateway</h1></body> </html>");
+      assertThat(e.getMessage())
+          .endsWith("returned 502: <html> <body><h1>Bad Gateway</h1></body> </html>");
     }
   }
 
   @Test
   void aSuccessWithAnHtmlBodyIsAnInvalidResponse() {
     server.enqueue(
-        status(200, "<html>login</html>").newBuilder().setHeader("Content-Type", "text/html").build());
+        status(200, "<html>login</html>")
+            .newBuilder()
+            .setHeader("Content-Type", "text/html")
+            .build());
     try (FormationClient client = TestClients.client(server, time)) {
       InvalidResponseException e =
           catchThrowableOfType(
               InvalidResponseException.class, () -> client.documentSets().get("ds1"));
-      assertThat(e.getMessage()).contains("GET").contains("200").contains("not valid JSON").contains("text/html");
+      assertThat(e.getMessage())
+          .contains("GET")
+          .contains("200")
+          .contains("not valid JSON")
+          .contains("text/html");
       assertThat(e.body()).isEqualTo("<html>login</html>");
     }
   }

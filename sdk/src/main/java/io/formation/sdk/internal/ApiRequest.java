@@ -14,6 +14,7 @@ import okhttp3.HttpUrl;
 public record ApiRequest(String method, HttpUrl url, byte[] body, String accept) {
   public static final String JSON = "application/json";
   public static final String JSON_API = "application/vnd.api+json";
+
   /** For endpoints whose envelope the interface leaves open: both are fine. */
   public static final String ANY_JSON = JSON_API + ", " + JSON;
 

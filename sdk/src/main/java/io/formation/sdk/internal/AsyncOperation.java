@@ -43,8 +43,8 @@ public final class AsyncOperation<T> {
   }
 
   /**
-   * Tracks a step and runs {@code next} once it completes normally. A step that fails (a wait
-   * whose client was closed, say) fails the operation instead of stranding it.
+   * Tracks a step and runs {@code next} once it completes normally. A step that fails (a wait whose
+   * client was closed, say) fails the operation instead of stranding it.
    */
   public void after(CompletableFuture<?> step, Runnable next) {
     if (!track(step)) {

@@ -4,8 +4,8 @@ import okhttp3.Request;
 
 /**
  * Tagged on each request the transport sends. Carries the token to {@link NetworkInterceptor}, so
- * it never sits in a header where other interceptors or logs could see it, and records whether
- * the request reached the network, so a failure can tell whether anything was written.
+ * it never sits in a header where other interceptors or logs could see it, and records whether the
+ * request reached the network, so a failure can tell whether anything was written.
  */
 final class Attempt {
   private final String token;

@@ -8,7 +8,8 @@ import okhttp3.Response;
 import okhttp3.ResponseBody;
 
 /** What one attempt produced: a fully read response, or the I/O failure that ended it. */
-record Outcome(int statusCode, Headers headers, byte[] body, IOException failure, boolean requestSent) {
+record Outcome(
+    int statusCode, Headers headers, byte[] body, IOException failure, boolean requestSent) {
 
   static Outcome of(Response response) {
     try (ResponseBody body = response.body()) {

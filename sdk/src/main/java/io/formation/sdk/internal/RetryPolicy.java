@@ -52,7 +52,8 @@ public final class RetryPolicy {
       return retryAfter.compareTo(maxRetryAfter) > 0 ? maxRetryAfter : retryAfter;
     }
     // Exponential backoff with full jitter: anywhere between zero and the exponential cap.
-    long capMillis = Math.min(maxDelay.toMillis(), baseDelay.toMillis() << Math.min(attempt - 1, 20));
+    long capMillis =
+        Math.min(maxDelay.toMillis(), baseDelay.toMillis() << Math.min(attempt - 1, 20));
     return Duration.ofMillis((long) (random.getAsDouble() * capMillis));
   }
 

@@ -13,8 +13,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Real time: blocking sleeps, and async waits on one shared daemon scheduler thread, so thousands
- * of pending waits cost no thread each. {@link #close()} fails the waits still pending, so no
- * async call is left hanging by a closed client.
+ * of pending waits cost no thread each. {@link #close()} fails the waits still pending, so no async
+ * call is left hanging by a closed client.
  */
 public final class SchedulerSleeper implements Sleeper, AutoCloseable {
   private final ScheduledThreadPoolExecutor scheduler =

@@ -96,8 +96,7 @@ public final class Transport {
         sleeper.sleep(delay);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new FormationException(
-            "Interrupted while waiting to retry " + describe(request), e);
+        throw new FormationException("Interrupted while waiting to retry " + describe(request), e);
       }
     }
   }
@@ -114,7 +113,10 @@ public final class Transport {
   }
 
   private <T> void attemptAsync(
-      ApiRequest request, Function<JsonResponse, T> reader, int attempt, AsyncOperation<T> operation) {
+      ApiRequest request,
+      Function<JsonResponse, T> reader,
+      int attempt,
+      AsyncOperation<T> operation) {
     if (operation.isDone()) {
       return;
     }

@@ -23,11 +23,10 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * Reads the service's JSON into the SDK's records. The interface leaves envelopes and several
- * field names open, so every resource is read the same tolerant way: unwrap a JSON:API {@code
- * data} member if there is one, then look each field up in {@code attributes} first and at the top
- * level second, under every spelling listed below. The lists are the single place to add a
- * spelling.
+ * Reads the service's JSON into the SDK's records. The interface leaves envelopes and several field
+ * names open, so every resource is read the same tolerant way: unwrap a JSON:API {@code data}
+ * member if there is one, then look each field up in {@code attributes} first and at the top level
+ * second, under every spelling listed below. The lists are the single place to add a spelling.
  */
 public final class Wire {
   /** Where a form's JSON Schema may be: JSON Forms' own name, snake_case, camelCase. */
@@ -85,11 +84,16 @@ public final class Wire {
   public static List<Form> forms(JsonNode body) {
     JsonNode list = body;
     if (list.isObject()) {
-      list = FORM_LIST_FIELDS.stream().map(body::get).filter(n -> n != null && n.isArray())
-          .findFirst().orElse(null);
+      list =
+          FORM_LIST_FIELDS.stream()
+              .map(body::get)
+              .filter(n -> n != null && n.isArray())
+              .findFirst()
+              .orElse(null);
     }
     if (list == null || !list.isArray()) {
-      throw new ShapeException("expected a list of forms (an array, or data/forms/items holding one)");
+      throw new ShapeException(
+          "expected a list of forms (an array, or data/forms/items holding one)");
     }
     List<Form> forms = new ArrayList<>(list.size());
     for (JsonNode form : list) {
@@ -144,7 +148,8 @@ public final class Wire {
       boolean looksLikeForm =
           type.equals("forms") || !field(resource, SCHEMA_FIELDS).isMissingNode();
       boolean looksLikeSet =
-          type.equals("document_sets") || (!looksLikeForm && !field(resource, List.of("state")).isMissingNode());
+          type.equals("document_sets")
+              || (!looksLikeForm && !field(resource, List.of("state")).isMissingNode());
       if (looksLikeForm) {
         form = lenient(Wire::form, resource);
       } else if (looksLikeSet) {

@@ -5,8 +5,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * What an action call returned. The interface does not fix the response, so the raw body is
- * always kept, and when it is a form or a document set, the parsed record is there too.
+ * What an action call returned. The interface does not fix the response, so the raw body is always
+ * kept, and when it is a form or a document set, the parsed record is there too.
  *
  * <pre>{@code
  * ActionResult result = client.forms().submit(form, values);

@@ -3,8 +3,8 @@ package io.formation.sdk.model;
 import java.util.Objects;
 
 /**
- * The state of a document set. The service may add states; an unknown value is kept as sent,
- * {@link #isKnown()} is false for it and it counts as still in progress.
+ * The state of a document set. The service may add states; an unknown value is kept as sent, {@link
+ * #isKnown()} is false for it and it counts as still in progress.
  *
  * <pre>{@code
  * DocumentSetState state = documentSet.state();
@@ -63,7 +63,12 @@ public final class DocumentSetState {
   public static final DocumentSetState COMPLETE = new DocumentSetState(Kind.COMPLETE);
 
   private static final DocumentSetState[] KNOWN = {
-    INPUT_NEEDED, SIGNATURE_REQUESTS_NEEDED, AWAITING_PAYMENT, FILING_IN_PROGRESS, FINALIZING, COMPLETE
+    INPUT_NEEDED,
+    SIGNATURE_REQUESTS_NEEDED,
+    AWAITING_PAYMENT,
+    FILING_IN_PROGRESS,
+    FINALIZING,
+    COMPLETE
   };
 
   private final String value;

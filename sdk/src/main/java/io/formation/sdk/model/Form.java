@@ -8,8 +8,8 @@ import java.util.Optional;
 
 /**
  * A form of a document set: what to ask (JSON Schema), how to lay it out (JSON Forms UI schema),
- * the current values, and the actions that accept new values. Keep them together: submit a
- * form's values through that form's own actions.
+ * the current values, and the actions that accept new values. Keep them together: submit a form's
+ * values through that form's own actions.
  *
  * <pre>{@code
  * for (Form form : client.forms().list(documentSetId)) {

@@ -5,8 +5,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * An action of a form: where and how to send the form's values. The url is opaque and used
- * exactly as the service returned it; never build one yourself.
+ * An action of a form: where and how to send the form's values. The url is opaque and used exactly
+ * as the service returned it; never build one yourself.
  *
  * <pre>{@code
  * FormAction action = form.actions().get(0);

@@ -4,8 +4,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The JSON:API {@code links} of a page, exactly as the service sent them (paths or URLs with
- * opaque cursors).
+ * The JSON:API {@code links} of a page, exactly as the service sent them (paths or URLs with opaque
+ * cursors).
  *
  * <pre>{@code
  * String resumeFrom = page.links().next().orElse(null);
