@@ -62,6 +62,11 @@ public final class DocumentSets {
     return create(CreateDocumentSetParams.of(template));
   }
 
+  /** The async twin of {@link #create(String)}. */
+  public CompletableFuture<DocumentSet> createAsync(String template) {
+    return createAsync(CreateDocumentSetParams.of(template));
+  }
+
   /** Creates a document set with further body fields. */
   public DocumentSet create(CreateDocumentSetParams params) {
     return transport.send(createRequest(params), response -> Wire.documentSet(response.body()));

@@ -19,8 +19,8 @@ import java.util.function.Consumer;
  * DocumentSet done = client.documentSets().awaitCompletion(id, options);
  * }</pre>
  *
- * <p>Defaults: 1 s, growing ×1.5 up to 30 s, ±10% jitter, a 30 minute timeout, stop on {@code
- * input_needed}, no listener.
+ * <p>Defaults: 1 s, growing ×1.5 up to 30 s, up to 10% jitter taken off each wait, a 30 minute
+ * timeout, stop on {@code input_needed}, no listener.
  */
 public final class PollOptions {
   private static final PollOptions DEFAULTS = builder().build();

@@ -5,7 +5,6 @@ import io.formation.sdk.model.DocumentSet;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Set;
 import java.util.function.DoubleSupplier;
 
 /**
@@ -13,8 +12,6 @@ import java.util.function.DoubleSupplier;
  * poll (or failed poll) it says how long to wait, or ends the wait.
  */
 final class Poller {
-  private static final Set<Integer> TRANSIENT = Set.of(408, 429, 500, 502, 503, 504);
-
   private final PollOptions options;
   private final Clock clock;
   private final DoubleSupplier random;
@@ -89,6 +86,6 @@ final class Poller {
 
   private static boolean isTransient(RuntimeException error) {
     return error instanceof NetworkException
-        || error instanceof ApiException api && TRANSIENT.contains(api.statusCode());
+        || error instanceof ApiException api && RetryPolicy.isTransient(api.statusCode());
   }
 }

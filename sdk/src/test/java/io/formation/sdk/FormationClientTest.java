@@ -99,6 +99,30 @@ class FormationClientTest {
   }
 
   @Test
+  void closeCancelsACallInFlightWhichIsNotRetried() throws Exception {
+    server.enqueue(ok(TransportTest.SET).newBuilder().bodyDelay(1, TimeUnit.HOURS).build());
+    FormationClient client = TestClients.client(server, time);
+    java.util.concurrent.CompletableFuture<Throwable> failure =
+        java.util.concurrent.CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                client.documentSets().get("ds1");
+                return null;
+              } catch (RuntimeException e) {
+                return e;
+              }
+            });
+    // The request has reached the server; its body will not come for an hour.
+    assertThat(server.takeRequest(10, TimeUnit.SECONDS)).isNotNull();
+    client.close();
+    assertThat(failure.get(30, TimeUnit.SECONDS))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("closed during GET");
+    assertThat(server.getRequestCount()).isEqualTo(1);
+    assertThat(time.sleeps()).isEmpty();
+  }
+
+  @Test
   void closeReleasesTheSdksThreads() throws Exception {
     server.enqueue(ok(TransportTest.SET));
     server.enqueue(TransportTest.status(503, ""));

@@ -13,6 +13,7 @@ import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
 import mockwebserver3.junit5.StartStop;
 import okhttp3.OkHttpClient;
+import okhttp3.Response;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -182,7 +183,9 @@ class SecurityTest {
             .addNetworkInterceptor(
                 chain -> {
                   seenByCallerInterceptors.add(chain.request().headers().toString());
-                  return chain.proceed(chain.request());
+                  Response response = chain.proceed(chain.request());
+                  seenByCallerInterceptors.add(response.request().headers().toString());
+                  return response;
                 })
             .build();
     try (FormationClient client = TestClients.builder(server, time).httpClient(shared).build()) {
@@ -193,7 +196,7 @@ class SecurityTest {
       assertThat(e.getMessage()).doesNotContain(TestClients.TOKEN).contains("bad token");
       assertThat(e.toString()).doesNotContain(TestClients.TOKEN);
     }
-    assertThat(seenByCallerInterceptors).hasSize(2).noneMatch(h -> h.contains(TestClients.TOKEN));
+    assertThat(seenByCallerInterceptors).hasSize(3).noneMatch(h -> h.contains(TestClients.TOKEN));
   }
 
   @Test

@@ -4,9 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import com.fasterxml.jackson.databind.node.NullNode;
+import io.formation.sdk.model.FormAction;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
@@ -14,6 +19,7 @@ import mockwebserver3.SocketEffect;
 import mockwebserver3.junit5.StartStop;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class TransportTest {
@@ -121,14 +127,79 @@ class TransportTest {
   }
 
   @Test
-  void retryAfterIsCappedSoAServerCannotParkTheCaller() {
+  void aRetryAfterLongerThanTheCapGoesBackToTheCallerInsteadOfRetryingEarly() {
     server.enqueue(status(429, "").newBuilder().addHeader("Retry-After", "86400").build());
     server.enqueue(ok(SET));
     try (FormationClient client =
         TestClients.builder(server, time).maxRetryAfter(Duration.ofSeconds(20)).build()) {
-      client.documentSets().get("ds1");
+      RateLimitException e =
+          catchThrowableOfType(RateLimitException.class, () -> client.documentSets().get("ds1"));
+      assertThat(e.retryAfter()).contains(Duration.ofDays(1));
     }
-    assertThat(time.sleeps()).containsExactly(Duration.ofSeconds(20));
+    assertThat(server.getRequestCount()).isEqualTo(1);
+    assertThat(time.sleeps()).isEmpty();
+  }
+
+  @ParameterizedTest
+  @CsvSource({"PUT, 503, 2", "DELETE, 502, 2", "PATCH, 503, 1", "PATCH, 429, 2", "POST, 500, 1"})
+  void actionMethodsAreRetriedOnlyWhereResendingIsSafe(String method, int status, int requests)
+      throws Exception {
+    server.enqueue(status(status, ""));
+    server.enqueue(ok("{}"));
+    FormAction action =
+        new FormAction(
+            method, "/v1/actions/a1", Optional.empty(), Optional.empty(), NullNode.getInstance());
+    try (FormationClient client = TestClients.client(server, time)) {
+      try {
+        client.forms().invoke(action, Map.of("k", "v"));
+      } catch (ApiException expectedWhenNotRetried) {
+        assertThat(requests).isEqualTo(1);
+      }
+    }
+    assertThat(server.getRequestCount()).isEqualTo(requests);
+    assertThat(server.takeRequest().getMethod()).isEqualTo(method);
+  }
+
+  @Test
+  void aCallTimeoutIsRetriedLikeAnyConnectionFailure() {
+    server.enqueue(ok(SET).newBuilder().headersDelay(2, TimeUnit.SECONDS).build());
+    server.enqueue(ok(SET));
+    try (FormationClient client =
+        TestClients.builder(server, time).callTimeout(Duration.ofMillis(200)).build()) {
+      assertThat(client.documentSets().get("ds1").id()).isEqualTo("ds1");
+    }
+    assertThat(server.getRequestCount()).isEqualTo(2);
+  }
+
+  @Test
+  void aTokenEchoedInAnErrorBodyIsRedacted() {
+    server.enqueue(
+        status(401, "{\"errors\":[{\"detail\":\"token " + TestClients.TOKEN + " expired\"}]}"));
+    try (FormationClient client = TestClients.client(server, time)) {
+      AuthenticationException e =
+          catchThrowableOfType(
+              AuthenticationException.class, () -> client.documentSets().get("ds1"));
+      assertThat(e.getMessage()).endsWith("returned 401: token <redacted> expired");
+      assertThat(e.body()).doesNotContain(TestClients.TOKEN);
+    }
+  }
+
+  @Test
+  void aCallerAuthenticatorNeverResendsARequestAfter401() {
+    server.enqueue(status(401, ""));
+    server.enqueue(created(SET));
+    okhttp3.OkHttpClient withAuthenticator =
+        new okhttp3.OkHttpClient.Builder()
+            .authenticator(
+                (route, response) ->
+                    response.request().newBuilder().header("Authorization", "Basic x").build())
+            .build();
+    try (FormationClient client =
+        TestClients.builder(server, time).httpClient(withAuthenticator).build()) {
+      assertThatThrownBy(() -> client.documentSets().create(DocumentSets.DELAWARE_CORPORATION))
+          .isInstanceOf(AuthenticationException.class);
+    }
+    assertThat(server.getRequestCount()).isEqualTo(1);
   }
 
   @ParameterizedTest

@@ -48,7 +48,7 @@ class WireShapesTest {
   }
 
   static Stream<Arguments> valuesSpellings() {
-    return spelled(List.of("values", "current_values", "currentValues"), VALUES, "form");
+    return spelled(List.of("values", "current_values", "currentValues", "data"), VALUES, "form");
   }
 
   static Stream<Arguments> appLinkSpellings() {

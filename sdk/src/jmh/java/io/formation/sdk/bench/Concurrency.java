@@ -15,11 +15,11 @@ import java.util.function.Function;
 
 /**
  * Benchmark 3, concurrency: 10,000 document sets awaited at once with {@code awaitCompletionAsync}
- * on a client built the way a partner builds one (its own OkHttp client and dispatcher), against a
- * local server on which each set completes on its 3rd poll; and the same with a hand-written OkHttp
- * poller ({@link RawPoller}). Compares the wall time with the polling schedule alone and the
- * requests with the minimum, and reports the peak live thread count, the peak heap, and the heap
- * each waiting set holds.
+ * on a client built the way a partner builds one (builder defaults: the SDK's own OkHttp client and
+ * dispatcher), against a local server on which each set completes on its 3rd poll; and the same
+ * with a hand-written OkHttp poller ({@link RawPoller}). Compares the wall time with the polling
+ * schedule alone and the requests with the minimum, and reports the peak live thread count, the
+ * peak heap, and the heap each waiting set holds.
  *
  * <p>Arguments: {@code [sets] [polls to complete]}.
  */

@@ -1,7 +1,5 @@
 package io.formation.sdk.internal;
 
-import okhttp3.Request;
-
 /**
  * Tagged on each request the transport sends. Carries the token to {@link NetworkInterceptor}, so
  * it never sits in a header where other interceptors or logs could see it, and records whether the
@@ -23,9 +21,8 @@ final class Attempt {
     sent = true;
   }
 
-  static boolean wasSent(Request request) {
-    Attempt attempt = request.tag(Attempt.class);
-    return attempt == null || attempt.sent;
+  boolean wasSent() {
+    return sent;
   }
 
   @Override

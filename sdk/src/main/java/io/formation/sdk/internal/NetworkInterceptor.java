@@ -28,6 +28,8 @@ final class NetworkInterceptor implements Interceptor {
     if (origins.isTrusted(request.url())) {
       sent.header("Authorization", "Bearer " + attempt.token());
     }
-    return chain.proceed(sent.build());
+    // The response carries the request without the token, so nothing up the chain (a caller's
+    // logging interceptor, say) can read it back from response.request().
+    return chain.proceed(sent.build()).newBuilder().request(request).build();
   }
 }

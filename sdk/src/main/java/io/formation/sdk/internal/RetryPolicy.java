@@ -12,7 +12,7 @@ import okhttp3.Headers;
  * the async transport, so both retry the same way.
  */
 public final class RetryPolicy {
-  private static final Set<Integer> RETRYABLE_STATUSES = Set.of(408, 429, 500, 502, 503, 504);
+  private static final Set<Integer> TRANSIENT_STATUSES = Set.of(408, 429, 500, 502, 503, 504);
   private static final Set<String> IDEMPOTENT_METHODS =
       Set.of("GET", "HEAD", "OPTIONS", "PUT", "DELETE");
 
@@ -49,12 +49,19 @@ public final class RetryPolicy {
     }
     Duration retryAfter = outcome.failure() == null ? retryAfter(outcome.headers()) : null;
     if (retryAfter != null) {
-      return retryAfter.compareTo(maxRetryAfter) > 0 ? maxRetryAfter : retryAfter;
+      // Retrying sooner than the service asked would only earn another refusal: a wait longer
+      // than the cap goes back to the caller, with the Retry-After in the exception.
+      return retryAfter.compareTo(maxRetryAfter) > 0 ? null : retryAfter;
     }
     // Exponential backoff with full jitter: anywhere between zero and the exponential cap.
     long capMillis =
         Math.min(maxDelay.toMillis(), baseDelay.toMillis() << Math.min(attempt - 1, 20));
     return Duration.ofMillis((long) (random.getAsDouble() * capMillis));
+  }
+
+  /** Statuses that say "try again later": 408, 429, 500, 502, 503, 504. */
+  public static boolean isTransient(int status) {
+    return TRANSIENT_STATUSES.contains(status);
   }
 
   /** Methods that may be sent again without changing the outcome (RFC 9110 idempotent). */
@@ -67,11 +74,11 @@ public final class RetryPolicy {
     if (outcome.failure() != null) {
       // Once a request was written, the service may have acted on it: only idempotent methods
       // may go again.
-      return !outcome.interrupted() && (idempotent || !outcome.requestSent());
+      return !outcome.stopped() && (idempotent || !outcome.requestSent());
     }
     int status = outcome.statusCode();
     // A 429 means the service refused the request without acting on it, so even POST may retry.
-    return RETRYABLE_STATUSES.contains(status) && (idempotent || status == 429);
+    return isTransient(status) && (idempotent || status == 429);
   }
 
   /** Reads Retry-After as delay-seconds or an HTTP date; null if absent or unreadable. */

@@ -21,8 +21,11 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import okhttp3.Authenticator;
 import okhttp3.Call;
 import okhttp3.Callback;
 import okhttp3.MediaType;
@@ -45,6 +48,7 @@ public final class Transport {
   private final Sleeper sleeper;
   private final String userAgent;
   private volatile boolean closed;
+  private final Set<Call> live = ConcurrentHashMap.newKeySet();
 
   /**
    * @param http the client to send with; the transport adds its own network interceptor to it
@@ -61,6 +65,9 @@ public final class Transport {
             // Retries are the policy's alone: OkHttp's own would re-send 408s and stale-connection
             // failures behind its back and make maxRetries a lie.
             .retryOnConnectionFailure(false)
+            // A caller's authenticator would answer a 401 by re-sending the request, a POST
+            // included, with credentials of its own.
+            .authenticator(Authenticator.NONE)
             .addNetworkInterceptor(new NetworkInterceptor(origins))
             .build();
     this.tokens = tokens;
@@ -73,22 +80,35 @@ public final class Transport {
     return sleeper;
   }
 
-  /** Refuses every later call; the client releases the threads and connections. */
+  /** Refuses every later call and cancels the calls in flight; they fail, and are not retried. */
   public void close() {
     closed = true;
+    live.forEach(Call::cancel);
+  }
+
+  private Call newCall(ApiRequest request) {
+    Call call = http.newCall(toOkHttp(request));
+    live.add(call);
+    if (closed) {
+      // close() may have run between the check in toOkHttp and the add: don't let this one slip.
+      call.cancel();
+    }
+    return call;
   }
 
   /** Sends the request, retrying as the policy allows, and reads the body with the reader. */
   public <T> T send(ApiRequest request, Function<JsonResponse, T> reader) {
     for (int attempt = 1; ; attempt++) {
       Outcome outcome;
-      Call call = http.newCall(toOkHttp(request));
+      Call call = newCall(request);
       try (Response response = call.execute()) {
-        outcome = Outcome.of(response);
+        outcome = Outcome.of(call, response);
       } catch (IOException e) {
-        outcome = Outcome.failed(e, Attempt.wasSent(call.request()));
+        outcome = Outcome.failed(call, e);
+      } finally {
+        live.remove(call);
       }
-      Duration delay = retryPolicy.delayAfter(request.method(), attempt, outcome);
+      Duration delay = closed ? null : retryPolicy.delayAfter(request.method(), attempt, outcome);
       if (delay == null) {
         return finish(request, attempt, outcome, reader);
       }
@@ -122,7 +142,7 @@ public final class Transport {
     }
     Call call;
     try {
-      call = http.newCall(toOkHttp(request));
+      call = newCall(request);
     } catch (RuntimeException e) {
       operation.fail(e);
       return;
@@ -141,12 +161,14 @@ public final class Transport {
         new Callback() {
           @Override
           public void onResponse(Call call, Response response) {
-            outcome.complete(Outcome.of(response));
+            live.remove(call);
+            outcome.complete(Outcome.of(call, response));
           }
 
           @Override
           public void onFailure(Call call, IOException e) {
-            outcome.complete(Outcome.failed(e, Attempt.wasSent(call.request())));
+            live.remove(call);
+            outcome.complete(Outcome.failed(call, e));
           }
         });
     outcome.thenAccept(
@@ -154,7 +176,7 @@ public final class Transport {
           if (operation.isDone()) {
             return;
           }
-          Duration delay = retryPolicy.delayAfter(request.method(), attempt, done);
+          Duration delay = closed ? null : retryPolicy.delayAfter(request.method(), attempt, done);
           if (delay == null) {
             try {
               operation.complete(finish(request, attempt, done, reader));
@@ -190,6 +212,10 @@ public final class Transport {
 
   private <T> T finish(
       ApiRequest request, int attempts, Outcome outcome, Function<JsonResponse, T> reader) {
+    if (outcome.failure() != null && closed) {
+      throw new IllegalStateException(
+          "The FormationClient was closed during " + describe(request), outcome.failure());
+    }
     if (outcome.failure() != null) {
       throw new NetworkException(
           describe(request)
@@ -245,10 +271,11 @@ public final class Transport {
   }
 
   private ApiException toApiException(ApiRequest request, Outcome outcome) {
-    String body = new String(outcome.body(), StandardCharsets.UTF_8);
+    // A service that echoes the token in an error must not put it into messages and logs.
+    String body = outcome.redact(new String(outcome.body(), StandardCharsets.UTF_8));
     List<ApiError> errors = List.of();
     try {
-      errors = Wire.errors(Wire.MAPPER.readTree(outcome.body()));
+      errors = Wire.errors(Wire.MAPPER.readTree(body));
     } catch (IOException notJson) {
       // An HTML page from a proxy, say: the raw body is kept and shown instead.
     }

@@ -37,7 +37,7 @@ public final class Wire {
 
   /** Where a form's current values may be. */
   public static final List<String> VALUES_FIELDS =
-      List.of("values", "current_values", "currentValues");
+      List.of("values", "current_values", "currentValues", "data");
 
   /** Where a form's actions may be. */
   public static final List<String> ACTIONS_FIELDS = List.of("actions");
@@ -140,7 +140,7 @@ public final class Wire {
 
   /** Parses what an action returned: keeps the body, and reads a form or document set from it. */
   public static ActionResult actionResult(int status, JsonNode body) {
-    JsonNode resource = body.has("data") ? body.get("data") : body;
+    JsonNode resource = resourceOf(body);
     Optional<Form> form = Optional.empty();
     Optional<DocumentSet> documentSet = Optional.empty();
     if (resource.isObject()) {
@@ -214,8 +214,16 @@ public final class Wire {
     }
   }
 
+  /**
+   * The resource of a JSON:API document, or the object itself. An object with an id of its own is
+   * the resource: its {@code data} member is a field (JSON Forms calls a form's values "data").
+   */
+  private static JsonNode resourceOf(JsonNode body) {
+    return body.path("data").isObject() && !body.hasNonNull("id") ? body.get("data") : body;
+  }
+
   private static JsonNode unwrap(JsonNode body, String what) {
-    JsonNode resource = body.has("data") && body.get("data").isObject() ? body.get("data") : body;
+    JsonNode resource = resourceOf(body);
     if (!resource.isObject()) {
       throw new ShapeException("expected " + what + " as a JSON object");
     }
