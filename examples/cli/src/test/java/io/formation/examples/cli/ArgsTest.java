@@ -305,16 +305,16 @@ final class ArgsTest {
   @Test
   void aUsageErrorPointsToTheHelpOfItsCommand() {
     assertThat(usageError("status").helpHint())
-        .isEqualTo("Run 'java -jar formation-examples.jar status --help' for usage.");
+        .isEqualTo("Run 'java -jar formation-cli.jar status --help' for usage.");
     assertThat(usageError("deploy").helpHint())
-        .isEqualTo("Run 'java -jar formation-examples.jar --help' for usage.");
+        .isEqualTo("Run 'java -jar formation-cli.jar --help' for usage.");
     assertThat(new UsageException("x").command()).isEqualTo(Optional.empty());
   }
 
   @Test
   void theProgramsHelpDocumentsCommandsOptionsEnvironmentAndExitCodes() {
     assertThat(Args.usage())
-        .startsWith("Usage: java -jar formation-examples.jar <command> [options]\n")
+        .startsWith("Usage: java -jar formation-cli.jar <command> [options]\n")
         .contains("  teams ", "  quickstart ", "  status <id> ", "  help [command] ")
         .contains(
             "--base-url URL", "--token TOKEN", "--trust-origin ORIGIN", "--debug", "-h, --help")
@@ -326,7 +326,7 @@ final class ArgsTest {
   @Test
   void eachCommandsHelpDocumentsItsOwnOptions() {
     assertThat(Args.usage(Command.TEAMS))
-        .startsWith("Usage: java -jar formation-examples.jar teams [options]\n")
+        .startsWith("Usage: java -jar formation-cli.jar teams [options]\n")
         .contains("--base-url URL")
         .doesNotContain("--wait", "--autofill");
     assertThat(Args.usage(Command.QUICKSTART))
@@ -337,7 +337,7 @@ final class ArgsTest {
             "--autofill")
         .contains("--trust-origin ORIGIN");
     assertThat(Args.usage(Command.STATUS))
-        .startsWith("Usage: java -jar formation-examples.jar status <id> [options]\n")
+        .startsWith("Usage: java -jar formation-cli.jar status <id> [options]\n")
         .contains("--wait");
   }
 }

@@ -44,7 +44,7 @@ final class CliTest {
     ProgramRun run = ProgramRun.run(Map.of(), "", false, command, "--help");
 
     assertThat(run.code()).isZero();
-    assertThat(run.out()).startsWith("Usage: java -jar formation-examples.jar " + command);
+    assertThat(run.out()).startsWith("Usage: java -jar formation-cli.jar " + command);
     assertThat(sandbox.requests()).isEmpty();
   }
 

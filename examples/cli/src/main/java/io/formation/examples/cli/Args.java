@@ -46,7 +46,7 @@ public final class Args {
   public static final int EXIT_USAGE = 2;
 
   /** How the program is started, as shown in usage lines. */
-  public static final String PROGRAM = "java -jar formation-examples.jar";
+  public static final String PROGRAM = "java -jar formation-cli.jar";
 
   /** The environment variable read when {@code --base-url} is not given. */
   public static final String ENV_BASE_URL = "FORMATION_BASE_URL";

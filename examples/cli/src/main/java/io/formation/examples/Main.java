@@ -8,9 +8,9 @@ import java.lang.reflect.Method;
  * and shows a document set's state.
  *
  * <pre>{@code
- * java -jar formation-examples.jar quickstart --autofill            # against the embedded sandbox
- * java -jar formation-examples.jar teams --base-url https://api.example.com --token "$TOKEN"
- * java -jar formation-examples.jar status ds_123 --wait
+ * java -jar formation-cli.jar quickstart --autofill            # against the embedded sandbox
+ * java -jar formation-cli.jar teams --base-url https://api.example.com --token "$TOKEN"
+ * java -jar formation-cli.jar status ds_123 --wait
  * }</pre>
  *
  * <p>Everything but the process itself lives in {@link Cli#run}, which tests call in-process.
