@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -25,9 +26,33 @@ public final class SchedulerSleeper implements Sleeper, AutoCloseable {
     scheduler.setRemoveOnCancelPolicy(true);
   }
 
+  /**
+   * Blocks on a scheduled wait rather than in {@code Thread.sleep}, so {@link #close()} wakes the
+   * sleeper (with an {@link IllegalStateException}) instead of leaving it asleep for the duration.
+   */
   @Override
   public void sleep(Duration duration) throws InterruptedException {
-    TimeUnit.NANOSECONDS.sleep(duration.toNanos());
+    CompletableFuture<Void> wait = delay(duration);
+    try {
+      wait.get();
+    } catch (InterruptedException e) {
+      wait.cancel(false);
+      throw e;
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof IllegalStateException closed
+          ? closed
+          : new IllegalStateException(e.getCause());
+    }
+  }
+
+  /** Runs the task every period until the scheduler closes; a closed scheduler runs nothing. */
+  public void every(Duration period, Runnable task) {
+    try {
+      scheduler.scheduleWithFixedDelay(
+          task, period.toNanos(), period.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (RejectedExecutionException closed) {
+      // Nothing is left to watch over.
+    }
   }
 
   @Override
@@ -37,7 +62,8 @@ public final class SchedulerSleeper implements Sleeper, AutoCloseable {
     done.whenComplete((ignored, error) -> pending.remove(done));
     try {
       ScheduledFuture<?> task =
-          scheduler.schedule(() -> done.complete(null), duration.toNanos(), TimeUnit.NANOSECONDS);
+          scheduler.schedule(
+              () -> done.complete(null), Checks.capped(duration).toNanos(), TimeUnit.NANOSECONDS);
       done.whenComplete((ignored, error) -> task.cancel(false));
     } catch (RejectedExecutionException e) {
       done.completeExceptionally(closed(e));
