@@ -2,8 +2,9 @@ package io.formation.sdk;
 
 /**
  * A URL handed back by the service (a {@code next} link, an action url) points at an origin other
- * than the base URL's and one the caller did not trust. Nothing was sent: the bearer token only
- * goes to trusted origins. Trust an origin with {@link FormationClient.Builder#trustOrigin}.
+ * than the base URL's and one the caller did not trust, or is not an http(s) URL at all. Nothing
+ * was sent: the bearer token only goes to trusted origins. Trust an origin with {@link
+ * FormationClient.Builder#trustOrigin}.
  *
  * <pre>{@code
  * FormationClient client = FormationClient.builder()
@@ -18,7 +19,11 @@ public class UntrustedOriginException extends FormationException {
 
   private final String origin;
 
-  /** Creates the exception for a refused origin such as {@code https://other.example:443}. */
+  /**
+   * Creates the exception for a refused origin such as {@code https://other.example:443}.
+   *
+   * @param url the refused URL, for the message (leave its query out: it may hold a signature)
+   */
   public UntrustedOriginException(String origin, String url) {
     super(
         "Refused to send the access token to "
