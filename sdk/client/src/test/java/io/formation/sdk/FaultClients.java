@@ -1,22 +1,12 @@
 package io.formation.sdk;
 
-import static org.assertj.core.api.Assertions.fail;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.formation.sdk.internal.Wire;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
-/**
- * Clients for a {@link FaultServer}, the bodies the fault tests serve, and reflective access to the
- * API issue 9 adds ({@code requestSent()}, {@code maxResponseBytes}, an optional {@code
- * lastSeen()}), so the suite compiles and runs on code that does not have it yet and fails there
- * with a message that says what is missing.
- */
+/** Clients for a {@link FaultServer}, and the bodies the fault tests serve. */
 final class FaultClients {
   /** Distinctive, so finding it anywhere in an exception means it leaked. */
   static final String TOKEN = "tok-FAULT-9f8e7d6c5b4a";
@@ -88,55 +78,5 @@ final class FaultClients {
       chain.add(t);
     }
     return chain;
-  }
-
-  /** {@code NetworkException.requestSent()}. */
-  static boolean requestSent(NetworkException e) {
-    return (Boolean) call(e, "requestSent", NetworkException.class);
-  }
-
-  /** {@code PollTimeoutException.lastSeen()}, which issue 9 makes an {@code Optional}. */
-  static Optional<?> lastSeen(PollTimeoutException e) {
-    Object value = call(e, "lastSeen", PollTimeoutException.class);
-    if (!(value instanceof Optional<?> optional)) {
-      return fail("PollTimeoutException.lastSeen() does not return an Optional yet (issue 9)");
-    }
-    return optional;
-  }
-
-  /** {@code FormationClient.Builder.maxResponseBytes(long)}. */
-  static FormationClient.Builder maxResponseBytes(FormationClient.Builder builder, long max) {
-    try {
-      Method method = FormationClient.Builder.class.getMethod("maxResponseBytes", long.class);
-      return (FormationClient.Builder) method.invoke(builder, max);
-    } catch (NoSuchMethodException e) {
-      return fail("FormationClient.Builder.maxResponseBytes(long) is not there yet (issue 9)");
-    } catch (IllegalAccessException e) {
-      throw new IllegalStateException(e);
-    } catch (InvocationTargetException e) {
-      throw rethrow(e);
-    }
-  }
-
-  private static Object call(Object target, String name, Class<?> type) {
-    try {
-      return type.getMethod(name).invoke(target);
-    } catch (NoSuchMethodException e) {
-      return fail(type.getSimpleName() + "." + name + "() is not there yet (issue 9)");
-    } catch (IllegalAccessException e) {
-      throw new IllegalStateException(e);
-    } catch (InvocationTargetException e) {
-      throw rethrow(e);
-    }
-  }
-
-  private static RuntimeException rethrow(InvocationTargetException e) {
-    if (e.getCause() instanceof RuntimeException runtime) {
-      throw runtime;
-    }
-    if (e.getCause() instanceof Error error) {
-      throw error;
-    }
-    throw new IllegalStateException(e.getCause());
   }
 }

@@ -82,7 +82,7 @@ class FaultConnectionsTest {
             () -> client.documentSets().create(DocumentSets.DELAWARE_CORPORATION));
     assertThat(e).isNotNull();
     assertThat(posts()).isEqualTo(1);
-    assertThat(FaultClients.requestSent(e)).isTrue();
+    assertThat(e.requestSent()).isTrue();
   }
 
   @Test
@@ -101,7 +101,7 @@ class FaultConnectionsTest {
             NetworkException.class,
             () -> client.documentSets().create(DocumentSets.DELAWARE_CORPORATION));
     assertThat(e).isNotNull();
-    assertThat(FaultClients.requestSent(e)).isFalse();
+    assertThat(e.requestSent()).isFalse();
   }
 
   @Test

@@ -222,9 +222,7 @@ class FaultHostileResponsesTest {
   @MethodSource("bodiesOverTheLimit")
   void aSuccessBodyOverMaxResponseBytesIsAnInvalidResponseNamingTheLimit(String how, Fault fault) {
     server.enqueue(fault);
-    client =
-        FaultClients.maxResponseBytes(FaultClients.fakeTime(server, time).maxRetries(0), LIMIT)
-            .build();
+    client = FaultClients.fakeTime(server, time).maxRetries(0).maxResponseBytes(LIMIT).build();
     InvalidResponseException e =
         assertTimeoutPreemptively(
             Duration.ofSeconds(10),
@@ -240,9 +238,7 @@ class FaultHostileResponsesTest {
   @Test
   void anAsyncCallStopsReadingAtMaxResponseBytesToo() {
     server.enqueue(Fault.flood(200, SET, true));
-    client =
-        FaultClients.maxResponseBytes(FaultClients.fakeTime(server, time).maxRetries(0), LIMIT)
-            .build();
+    client = FaultClients.fakeTime(server, time).maxRetries(0).maxResponseBytes(LIMIT).build();
     Throwable failure =
         assertTimeoutPreemptively(
             Duration.ofSeconds(10),
@@ -255,9 +251,7 @@ class FaultHostileResponsesTest {
   void aBodyOfExactlyMaxResponseBytesIsRead() {
     String padded = SET + " ".repeat((int) LIMIT - SET.length());
     server.enqueue(json(200, padded));
-    client =
-        FaultClients.maxResponseBytes(FaultClients.fakeTime(server, time).maxRetries(0), LIMIT)
-            .build();
+    client = FaultClients.fakeTime(server, time).maxRetries(0).maxResponseBytes(LIMIT).build();
     assertThat(client.documentSets().get(ID).id()).isEqualTo(ID);
   }
 

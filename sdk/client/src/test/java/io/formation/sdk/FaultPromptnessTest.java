@@ -147,7 +147,7 @@ class FaultPromptnessTest {
   private static void assertPollTimeoutWithoutASetSeen(
       Throwable thrown, Class<? extends FormationException> lastFailure) {
     assertThat(thrown).isInstanceOf(PollTimeoutException.class);
-    assertThat(FaultClients.lastSeen((PollTimeoutException) thrown)).isEmpty();
+    assertThat(((PollTimeoutException) thrown).lastSeen()).isEmpty();
     assertThat(thrown.getCause()).isInstanceOf(lastFailure);
   }
 
@@ -177,6 +177,20 @@ class FaultPromptnessTest {
             .build();
     worker = Worker.start(() -> client.documentSets().awaitCompletion(ID, options));
     assertThat(server.awaitRequests(1, PROMPTLY)).isTrue();
+    worker.awaitParked();
+    client.close();
+    assertEndedByClose(worker.awaitEnd());
+    assertThat(server.requests()).hasSize(1);
+  }
+
+  @Test
+  void closeEndsACallWaitingOutAPauseAnEarlierAnswerAskedFor() throws Exception {
+    server.enqueue(json(503, "").withHeader("Retry-After", "30"));
+    server.otherwise(json(200, IN_PROGRESS));
+    client = FaultClients.realTime(server).maxRetries(0).build();
+    assertThat(catchThrowable(() -> client.documentSets().get(ID)))
+        .isInstanceOf(ServerException.class);
+    worker = Worker.start(() -> client.documentSets().get(ID));
     worker.awaitParked();
     client.close();
     assertEndedByClose(worker.awaitEnd());
@@ -259,6 +273,21 @@ class FaultPromptnessTest {
     assertThat(server.awaitPeerCloses(1, PROMPTLY))
         .as("the server saw the connection close")
         .isTrue();
+  }
+
+  @Test
+  void interruptingAThreadWaitingOutAPauseEndsItPromptly() throws Exception {
+    server.enqueue(json(429, "").withHeader("Retry-After", "30"));
+    server.otherwise(json(200, IN_PROGRESS));
+    client = FaultClients.realTime(server).maxRetries(0).build();
+    assertThat(catchThrowable(() -> client.documentSets().get(ID)))
+        .isInstanceOf(RateLimitException.class);
+    worker = Worker.start(() -> client.documentSets().get(ID));
+    worker.awaitParked();
+    worker.thread.interrupt();
+    assertThat(worker.awaitEnd()).isInstanceOf(FormationException.class);
+    assertThat(worker.interruptedAtEnd).as("the interrupt flag, kept set").isTrue();
+    assertThat(server.requests()).hasSize(1);
   }
 
   /** A thread running one blocking call, and how it ended. */

@@ -136,7 +136,7 @@ class FaultSoakTest {
     List<String> ambiguous = new ArrayList<>();
     networkFailures.forEach(
         (marker, e) -> {
-          if (FaultClients.requestSent(e)) {
+          if (e.requestSent()) {
             ambiguous.add(marker);
           } else {
             assertThat(processed).as("created, yet said not sent").doesNotContainKey(marker);
