@@ -94,14 +94,15 @@ public final class Transport {
   /** Sends the request, retrying as the policy allows, and reads the body with the reader. */
   public <T> T send(ApiRequest request, Function<JsonResponse, T> reader) {
     for (int attempt = 1; ; attempt++) {
+      IOException held;
       try {
-        Sleeper.await(throttle.acquire(request));
+        held = Sleeper.await(throttle.acquire(request));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new FormationException(
             "Interrupted while waiting to send " + Responses.describe(request), e);
       }
-      Outcome outcome = attempt(request);
+      Outcome outcome = held != null ? Outcome.notSent(held) : attempt(request);
       throttle.observe(request, outcome);
       Duration delay = closed ? null : retryPolicy.delayAfter(request, attempt, outcome);
       if (delay == null) {
@@ -166,8 +167,25 @@ public final class Transport {
       Function<JsonResponse, T> reader,
       int attempt,
       AsyncOperation<T> operation) {
-    operation.after(
-        throttle.acquire(request), () -> sendAttempt(request, reader, attempt, operation));
+    CompletableFuture<IOException> turn = throttle.acquire(request);
+    if (!operation.track(turn)) {
+      return;
+    }
+    turn.whenComplete(
+        (held, error) ->
+            operation.run(
+                () -> {
+                  if (operation.isDone()) {
+                    return;
+                  }
+                  if (error != null) {
+                    operation.fail(AsyncOperation.unwrap(error));
+                  } else if (held != null) {
+                    afterAttempt(request, reader, attempt, operation, Outcome.notSent(held));
+                  } else {
+                    sendAttempt(request, reader, attempt, operation);
+                  }
+                }));
   }
 
   private <T> void sendAttempt(
@@ -218,18 +236,27 @@ public final class Transport {
                   }
                   if (error != null) {
                     operation.fail(error);
-                    return;
+                  } else {
+                    afterAttempt(request, reader, attempt, operation, done);
                   }
-                  throttle.observe(request, done);
-                  Duration delay = closed ? null : retryPolicy.delayAfter(request, attempt, done);
-                  if (delay == null) {
-                    operation.complete(responses.finish(request, attempt, done, reader, closed));
-                    return;
-                  }
-                  operation.after(
-                      sleeper.delay(delay),
-                      () -> attemptAsync(request, reader, attempt + 1, operation));
                 }));
+  }
+
+  /** What follows an attempt: the result, the exception, or the next attempt after a wait. */
+  private <T> void afterAttempt(
+      ApiRequest request,
+      Function<JsonResponse, T> reader,
+      int attempt,
+      AsyncOperation<T> operation,
+      Outcome outcome) {
+    throttle.observe(request, outcome);
+    Duration delay = closed ? null : retryPolicy.delayAfter(request, attempt, outcome);
+    if (delay == null) {
+      operation.complete(responses.finish(request, attempt, outcome, reader, closed));
+      return;
+    }
+    operation.after(
+        sleeper.delay(delay), () -> attemptAsync(request, reader, attempt + 1, operation));
   }
 
   private Call newCall(ApiRequest request) {
