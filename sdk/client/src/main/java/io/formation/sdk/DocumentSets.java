@@ -217,7 +217,7 @@ public final class DocumentSets {
       return new ApiRequest(
           "POST",
           origins.endpoint("document_sets"),
-          Wire.MAPPER.writeValueAsBytes(params.toJson()),
+          Wire.WRITER.writeValueAsBytes(params.toJson()),
           ApiRequest.ANY_JSON);
     } catch (JsonProcessingException e) {
       throw new IllegalArgumentException("The params cannot be written as JSON", e);

@@ -169,6 +169,11 @@ public final class FormationClient implements AutoCloseable {
     return value;
   }
 
+  /** The version of this SDK, such as {@code 0.1.0}; also in its jar's manifest. */
+  public static String version() {
+    return Version.SDK;
+  }
+
   /** The teams the token can act for. */
   public Teams teams() {
     return teams;

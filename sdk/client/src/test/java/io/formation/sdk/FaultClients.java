@@ -2,7 +2,6 @@ package io.formation.sdk;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.formation.sdk.internal.Wire;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -27,26 +26,26 @@ final class FaultClients {
 
   /** A JSON:API document set. */
   static String documentSet(String id, String state) {
-    ObjectNode data = Wire.MAPPER.createObjectNode().put("type", "document_sets").put("id", id);
+    ObjectNode data = Fixtures.MAPPER.createObjectNode().put("type", "document_sets").put("id", id);
     data.putObject("attributes").put("state", state);
     return json(wrap(data));
   }
 
   /** A forms list with one form whose only action has this method and url. */
   static String formWithAction(String method, String url) {
-    ObjectNode form = Wire.MAPPER.createObjectNode().put("type", "forms").put("id", "company");
+    ObjectNode form = Fixtures.MAPPER.createObjectNode().put("type", "forms").put("id", "company");
     ObjectNode attributes = form.putObject("attributes");
     attributes.putObject("schema").put("type", "object");
     attributes.putObject("values");
     attributes.putArray("actions").addObject().put("method", method).put("url", url);
-    ObjectNode body = Wire.MAPPER.createObjectNode();
+    ObjectNode body = Fixtures.MAPPER.createObjectNode();
     body.putArray("data").add(form);
     return json(body);
   }
 
   /** A teams page with one team and the given {@code links.next} (any JSON value). */
   static String teamsPage(String teamId, JsonNode next) {
-    ObjectNode body = Wire.MAPPER.createObjectNode();
+    ObjectNode body = Fixtures.MAPPER.createObjectNode();
     ObjectNode team = body.putArray("data").addObject().put("type", "teams").put("id", teamId);
     team.putObject("attributes").put("name", "Team " + teamId);
     ObjectNode links = body.putObject("links").put("self", "/v1/teams");
@@ -56,7 +55,7 @@ final class FaultClients {
 
   /** A JSON:API errors document with one error. */
   static String error(String detail) {
-    ObjectNode body = Wire.MAPPER.createObjectNode();
+    ObjectNode body = Fixtures.MAPPER.createObjectNode();
     body.putArray("errors").addObject().put("status", "400").put("detail", detail);
     return json(body);
   }
@@ -66,7 +65,7 @@ final class FaultClients {
   }
 
   private static ObjectNode wrap(ObjectNode data) {
-    ObjectNode body = Wire.MAPPER.createObjectNode();
+    ObjectNode body = Fixtures.MAPPER.createObjectNode();
     body.set("data", data);
     return body;
   }

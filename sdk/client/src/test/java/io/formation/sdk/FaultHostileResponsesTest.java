@@ -21,7 +21,6 @@ import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.formation.sdk.FaultServer.Fault;
 import io.formation.sdk.FaultServer.Recorded;
-import io.formation.sdk.internal.Wire;
 import io.formation.sdk.model.Form;
 import io.formation.sdk.model.FormAction;
 import io.formation.sdk.model.Team;
@@ -107,7 +106,9 @@ class FaultHostileResponsesTest {
     Consumer<FormationClient> forms = c -> c.forms().list(ID);
     Consumer<FormationClient> teams = c -> c.teams().list().stream().toList();
     JsonNode setWithoutState =
-        Wire.MAPPER.createObjectNode().set("data", Wire.MAPPER.createObjectNode().put("id", TOKEN));
+        Fixtures.MAPPER
+            .createObjectNode()
+            .set("data", Fixtures.MAPPER.createObjectNode().put("id", TOKEN));
     return Stream.of(
         Arguments.of(
             "a 200 that is not JSON",
@@ -178,9 +179,9 @@ class FaultHostileResponsesTest {
         Arguments.of(TextNode.valueOf("")),
         Arguments.of(IntNode.valueOf(42)),
         Arguments.of(BooleanNode.TRUE),
-        Arguments.of(Wire.MAPPER.createObjectNode().put("href", 5)),
-        Arguments.of(Wire.MAPPER.createObjectNode().put("rel", "next")),
-        Arguments.of(Wire.MAPPER.createArrayNode().add("/v1/teams?page%5Bafter%5D=x")));
+        Arguments.of(Fixtures.MAPPER.createObjectNode().put("href", 5)),
+        Arguments.of(Fixtures.MAPPER.createObjectNode().put("rel", "next")),
+        Arguments.of(Fixtures.MAPPER.createArrayNode().add("/v1/teams?page%5Bafter%5D=x")));
   }
 
   @ParameterizedTest
@@ -203,7 +204,7 @@ class FaultHostileResponsesTest {
             "company",
             MissingNode.getInstance(),
             MissingNode.getInstance(),
-            Wire.MAPPER.createObjectNode(),
+            Fixtures.MAPPER.createObjectNode(),
             List.of(action),
             NullNode.getInstance());
     assertThatThrownBy(() -> client().forms().submit(form, Map.of("name", "Acme")))

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.formation.sdk.FaultServer.Fault;
 import io.formation.sdk.FaultServer.Recorded;
-import io.formation.sdk.internal.Wire;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -88,7 +87,7 @@ class FaultSoakTest {
 
     private static String marker(Recorded request) {
       try {
-        return Wire.MAPPER.readTree(request.body()).path("note").asText();
+        return Fixtures.MAPPER.readTree(request.body()).path("note").asText();
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }

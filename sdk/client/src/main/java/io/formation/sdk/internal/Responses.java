@@ -85,7 +85,7 @@ final class Responses {
       return MissingNode.getInstance();
     }
     try {
-      return Wire.MAPPER.readTree(outcome.body());
+      return Wire.READER.readTree(outcome.body());
     } catch (JsonProcessingException e) {
       // Jackson's message quotes the body; the parse error is not kept as the cause for that
       // reason, and the message is redacted below like every other piece of service text.
@@ -115,7 +115,7 @@ final class Responses {
     String body = keptBody(outcome);
     List<ApiError> errors = List.of();
     try {
-      errors = Wire.errors(Wire.MAPPER.readTree(body));
+      errors = Wire.errors(Wire.READER.readTree(body));
     } catch (IOException notJson) {
       // An HTML page from a proxy, say: the raw body is kept and shown instead.
     }
