@@ -18,8 +18,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -32,25 +30,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * user agents that would split a header, and durations that round to nothing or overflow.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-class FaultConfigurationTest {
+class FaultConfigurationTest extends FaultFixture {
   private static final Duration FOREVER = ChronoUnit.FOREVER.getDuration();
-
-  FaultServer server;
-  FormationClient client;
-  final FakeTime time = new FakeTime();
-
-  @BeforeEach
-  void start() throws Exception {
-    server = new FaultServer();
-  }
-
-  @AfterEach
-  void stop() {
-    if (client != null) {
-      client.close();
-    }
-    server.close();
-  }
 
   @ParameterizedTest
   @ValueSource(

@@ -14,8 +14,6 @@ import java.io.InterruptedIOException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -27,26 +25,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * only where the service cannot have received it, and {@code requestSent()} says which is which.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-class FaultConnectionsTest {
+class FaultConnectionsTest extends FaultFixture {
   private static final String SET = documentSet(ID, "filing_in_progress");
   private static final String CREATED = documentSet("ds_new", "input_needed");
-
-  FaultServer server;
-  FormationClient client;
-  final FakeTime time = new FakeTime();
-
-  @BeforeEach
-  void start() throws Exception {
-    server = new FaultServer();
-  }
-
-  @AfterEach
-  void stop() {
-    if (client != null) {
-      client.close();
-    }
-    server.close();
-  }
 
   private long posts() {
     return server.requests().stream().filter(r -> r.method().equals("POST")).count();

@@ -35,8 +35,6 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -50,27 +48,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Each must end in a {@link FormationException} that gives nothing away, with nothing sent after.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-class FaultHostileResponsesTest {
+class FaultHostileResponsesTest extends FaultFixture {
   private static final long LIMIT = 64 << 10;
   private static final String SET = documentSet(ID, "filing_in_progress");
   private static final String FORMS_PATH = "/v1/document_sets/" + ID + "/forms";
-
-  FaultServer server;
-  FormationClient client;
-  final FakeTime time = new FakeTime();
-
-  @BeforeEach
-  void start() throws Exception {
-    server = new FaultServer();
-  }
-
-  @AfterEach
-  void stop() {
-    if (client != null) {
-      client.close();
-    }
-    server.close();
-  }
 
   private FormationClient client() {
     client = FaultClients.fakeTime(server, time).maxRetries(0).build();

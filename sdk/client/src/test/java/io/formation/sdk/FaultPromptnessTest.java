@@ -19,7 +19,6 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -34,28 +33,17 @@ import org.junit.jupiter.params.provider.ValueSource;
  * client takes 30 s or forever), so a busy machine does not flake them.
  */
 @Timeout(value = 40, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-class FaultPromptnessTest {
+class FaultPromptnessTest extends FaultFixture {
   private static final Duration PROMPTLY = Duration.ofSeconds(5);
   private static final String IN_PROGRESS = documentSet(ID, "filing_in_progress");
 
-  FaultServer server;
-  FormationClient client;
   Worker worker;
 
-  @BeforeEach
-  void start() throws Exception {
-    server = new FaultServer();
-  }
-
   @AfterEach
-  void stop() {
-    if (client != null) {
-      client.close();
-    }
+  void stopWorker() {
     if (worker != null) {
       worker.thread.interrupt();
     }
-    server.close();
   }
 
   // --- errors on the SDK's threads

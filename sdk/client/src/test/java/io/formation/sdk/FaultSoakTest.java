@@ -15,8 +15,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -28,26 +26,9 @@ import org.junit.jupiter.api.Timeout;
  * created once, and a failure that says nothing was sent created nothing.
  */
 @Timeout(value = 40, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-class FaultSoakTest {
+class FaultSoakTest extends FaultFixture {
   private static final long SEED = 20260109L;
   private static final int CREATES = 200;
-
-  FaultServer server;
-  FormationClient client;
-  final FakeTime time = new FakeTime();
-
-  @BeforeEach
-  void start() throws Exception {
-    server = new FaultServer();
-  }
-
-  @AfterEach
-  void stop() {
-    if (client != null) {
-      client.close();
-    }
-    server.close();
-  }
 
   /** The server's books: how many times each marker's create was done. */
   static final class RandomFaults implements FaultServer.Script {
