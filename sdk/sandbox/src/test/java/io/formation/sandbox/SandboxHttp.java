@@ -91,6 +91,22 @@ final class SandboxHttp {
     return reply.json().at("/data/id").asText();
   }
 
+  /** Returns the state the API reports for a document set. */
+  String state(String documentSetId) {
+    return get("/v1/document_sets/" + documentSetId).json().at("/data/attributes/state").asText();
+  }
+
+  /** Submits every form's example values, as listed at this moment, and expects each accepted. */
+  void submitAll(String documentSetId) {
+    for (JsonNode form : get("/v1/document_sets/" + documentSetId + "/forms").json().get("data")) {
+      SandboxForm values = Delaware.form(form.get("id").asText()).orElseThrow();
+      Reply reply = put(form.at("/attributes/actions/0/url").asText(), values.example().toString());
+      if (reply.status() != 200) {
+        throw new AssertionError("submit failed: " + reply.status() + " " + reply.body());
+      }
+    }
+  }
+
   /** Returns the submit url of a form, as the forms endpoint lists it. */
   String submitUrl(String documentSetId, String formId) {
     for (JsonNode form : get("/v1/document_sets/" + documentSetId + "/forms").json().get("data")) {
