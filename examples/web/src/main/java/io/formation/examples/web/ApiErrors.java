@@ -70,10 +70,4 @@ final class ApiErrors {
     log.warn("{}", e.getMessage());
     return ProblemDetail.forStatusAndDetail(HttpStatus.BAD_GATEWAY, ServiceErrors.describe(e));
   }
-
-  /** The SDK refuses ids it cannot put in a path (blank, dot segments) before sending anything. */
-  @ExceptionHandler
-  ProblemDetail badId(IllegalArgumentException e) {
-    return ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, "Invalid id.");
-  }
 }

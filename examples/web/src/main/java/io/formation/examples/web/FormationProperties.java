@@ -15,10 +15,6 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 @ConfigurationProperties("formation")
 record FormationProperties(String baseUrl, String accessToken) {
 
-  boolean useSandbox() {
-    return baseUrl == null || baseUrl.isBlank();
-  }
-
   // A record would print the token; configuration ends up in logs and failure reports.
   @Override
   public String toString() {
