@@ -78,7 +78,12 @@ class EndToEndTest {
           .isInstanceOfSatisfying(
               ValidationException.class,
               e -> assertThat(e.messagesByPointer()).containsOnlyKeys("/name"));
-      assertThatThrownBy(() -> client.documentSets().awaitCompletion(set.id(), options()))
+      assertThatThrownBy(
+              () ->
+                  client
+                      .documentSets()
+                      .awaitCompletion(
+                          set.id(), options().newBuilder().inputNeededGrace(ofSeconds(0)).build()))
           .isInstanceOf(InputNeededException.class);
 
       Company current = client.forms().valuesAs(company, Company.class);

@@ -58,9 +58,22 @@ public final class AsyncOperation<T> {
           if (failure != null) {
             fail(unwrap(failure));
           } else {
-            next.run();
+            run(next);
           }
         });
+  }
+
+  /**
+   * Runs code of this operation on whatever thread completed the previous step. Anything it throws,
+   * an {@link Error} included, fails the operation: thrown inside a future's callback it would
+   * otherwise be lost, and the caller's future would never complete.
+   */
+  public void run(Runnable code) {
+    try {
+      code.run();
+    } catch (Throwable t) {
+      fail(t);
+    }
   }
 
   /** The exception a future failed with, without the CompletionException wrapper. */

@@ -125,13 +125,18 @@ public final class Wire {
   }
 
   private static FormAction action(JsonNode action, String formId) {
-    Optional<String> url = text(action.get("url")).or(() -> text(action.get("href")));
-    Optional<String> method = text(action.get("method"));
-    if (url.isEmpty() || method.isEmpty() || method.get().isBlank() || url.get().isBlank()) {
-      throw new ShapeException("an action of form " + formId + " lacks a method or a url");
+    Optional<String> url = string(action.get("url")).or(() -> string(action.get("href")));
+    Optional<String> method =
+        string(action.get("method")).map(m -> m.strip().toUpperCase(Locale.ROOT));
+    if (url.isEmpty() || url.get().isBlank()) {
+      throw new ShapeException("an action of form " + formId + " has no url string");
+    }
+    if (method.isEmpty() || !Checks.isToken(method.get())) {
+      // Sent as is, anything but a token would rewrite the request line: refused before it is.
+      throw new ShapeException("an action of form " + formId + " has no valid HTTP method");
     }
     return new FormAction(
-        method.get().strip().toUpperCase(Locale.ROOT),
+        method.get(),
         url.get(),
         text(action.get("name")).or(() -> text(action.get("id"))),
         text(action.get("label")).or(() -> text(action.get("title"))),
@@ -174,11 +179,24 @@ public final class Wire {
 
   static PageLinks links(JsonNode links) {
     return new PageLinks(
-        link(links.get("self")),
-        link(links.get("first")),
-        link(links.get("prev")),
-        link(links.get("next")),
-        link(links.get("last")));
+        pageLink(links, "self"),
+        pageLink(links, "first"),
+        pageLink(links, "prev"),
+        pageLink(links, "next"),
+        pageLink(links, "last"));
+  }
+
+  /** A pagination link: absent or null, else a non-empty string (or an object with one as href). */
+  private static Optional<String> pageLink(JsonNode links, String name) {
+    JsonNode link = links.get(name);
+    if (link == null || link.isNull()) {
+      return Optional.empty();
+    }
+    Optional<String> href = string(link.isObject() ? link.get("href") : link);
+    if (href.isEmpty() || href.get().isEmpty()) {
+      throw new ShapeException("links." + name + " is neither null nor a link");
+    }
+    return href;
   }
 
   /** Parses a JSON:API {@code errors} document; empty for anything else. */
@@ -270,6 +288,11 @@ public final class Wire {
         .or(() -> text(resource.path("attributes").get(name)))
         .filter(value -> !value.isBlank())
         .orElseThrow(() -> new ShapeException("a " + what + " has no " + name));
+  }
+
+  /** The node's text if it is a JSON string; numbers and the like are not links or methods. */
+  private static Optional<String> string(JsonNode node) {
+    return node != null && node.isTextual() ? Optional.of(node.asText()) : Optional.empty();
   }
 
   private static Optional<String> text(JsonNode node) {
