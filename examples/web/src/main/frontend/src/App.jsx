@@ -5,8 +5,8 @@ import { stillStanding } from './pointers.js';
 import { FormCard } from './FormCard.jsx';
 import { Progress } from './Progress.jsx';
 
-// How long to wait before following again when the set still says input_needed although every
-// form was accepted: the service takes a moment to process the last one.
+// How long to wait before following again when the set is still input_needed although every form
+// was accepted and none is asked for: the service has not processed the last one yet.
 const FOLLOW_AGAIN_AFTER_MS = 1000;
 
 const fresh = (form) => ({ ...form, status: 'open', errors: [], askedAgain: false });
@@ -121,6 +121,12 @@ export function App() {
 
   const editable = phase === 'input';
   const following = phase === 'following' || phase === 'waiting';
+  const accepted = forms.filter((form) => form.status === 'done').length;
+  const summary = editable
+    ? `${accepted} of ${forms.length} forms accepted.`
+    : following
+      ? 'Every form is accepted; the service is at work.'
+      : null;
 
   return (
     <main>
@@ -171,7 +177,7 @@ export function App() {
         </p>
       )}
 
-      {states.length > 0 && <Progress states={states} following={following} />}
+      {states.length > 0 && <Progress states={states} following={following} summary={summary} />}
 
       {forms.map((form) => (
         <FormCard

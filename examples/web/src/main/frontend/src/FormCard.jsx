@@ -43,19 +43,20 @@ export function FormCard({ form, editable, onData, onSubmit, onEdit }) {
         additionalErrors={additionalErrors}
         onChange={({ data }) => onData(form.id, data)}
       />
-      <footer>
-        {open ? (
+      {open && (
+        <footer>
           <button type="button" onClick={() => onSubmit(form.id)} disabled={!editable || form.status === 'sending'}>
             {form.status === 'sending' ? 'Sending…' : `Submit ${title.toLowerCase()}`}
           </button>
-        ) : (
-          editable && (
-            <button type="button" className="secondary" onClick={() => onEdit(form.id)}>
-              Change
-            </button>
-          )
-        )}
-      </footer>
+        </footer>
+      )}
+      {!open && editable && (
+        <footer>
+          <button type="button" className="secondary" onClick={() => onEdit(form.id)}>
+            Change
+          </button>
+        </footer>
+      )}
     </section>
   );
 }

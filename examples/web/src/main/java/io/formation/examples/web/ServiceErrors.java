@@ -19,7 +19,7 @@ final class ServiceErrors {
     }
     if (failure instanceof PollTimeoutException e) {
       return "Still "
-          + e.lastSeen().state().value()
+          + e.lastSeen().map(set -> set.state().value()).orElse("waiting")
           + " after the time allowed; the formation goes on at the service.";
     }
     if (failure instanceof NetworkException) {

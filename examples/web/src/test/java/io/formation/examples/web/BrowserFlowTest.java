@@ -18,6 +18,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.logging.Level;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -32,6 +33,9 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.logging.LoggingPreferences;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -81,6 +85,9 @@ class BrowserFlowTest {
         "--lang=en-US",
         "--window-size=1200,1900",
         "--user-data-dir=" + profile);
+    LoggingPreferences logs = new LoggingPreferences();
+    logs.enable(LogType.BROWSER, Level.ALL);
+    chrome.setCapability(ChromeOptions.LOGGING_PREFS, logs);
     // Given the driver, Selenium starts it as is and never asks Selenium Manager for one.
     service =
         new ChromeDriverService.Builder().usingDriverExecutable(new File(CHROMEDRIVER)).build();
@@ -189,6 +196,15 @@ class BrowserFlowTest {
             "finalizing",
             "complete");
     assertThat(sandbox.documentSet(id).orElseThrow().isComplete()).isTrue();
+    // No script error, and nothing the Content-Security-Policy had to refuse. Chromium also
+    // reports each 4xx answer; the one 422 of the rejected email is expected.
+    assertThat(browser.manage().logs().get(LogType.BROWSER).getAll())
+        .filteredOn(entry -> entry.getLevel().intValue() >= Level.SEVERE.intValue())
+        .extracting(LogEntry::getMessage)
+        .singleElement()
+        .asString()
+        .contains("/forms/people", "status of 422");
+    ((ChromeDriver) browser).executeScript("window.scrollTo(0, 0)");
     screenshot("complete");
   }
 
