@@ -51,7 +51,7 @@ class Jackson2TreesTest {
   }
 
   @Test
-  void withoutTheModuleJackson3WritesSomethingElse() {
+  void withoutTheModuleJackson3WritesTheTreesGettersInstead() {
     JsonMapper plain = JsonMapper.builder().build();
 
     String written = plain.writeValueAsString(tree);
