@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.formation.sdk.internal.Wire;
 import io.formation.sdk.model.ActionResult;
 import io.formation.sdk.model.DocumentSet;
 import io.formation.sdk.model.DocumentSetState;
@@ -99,8 +98,8 @@ class EndToEndTest {
       ObjectNode founderValues = (ObjectNode) founders.values();
       founderValues
           .putArray("founders")
-          .add(Wire.MAPPER.valueToTree(new Founder("Ada Lovelace", "ada@acme.example")))
-          .add(Wire.MAPPER.valueToTree(new Founder("Grace Hopper", "grace@acme.example")));
+          .add(Fixtures.MAPPER.valueToTree(new Founder("Ada Lovelace", "ada@acme.example")))
+          .add(Fixtures.MAPPER.valueToTree(new Founder("Grace Hopper", "grace@acme.example")));
       client.forms().submit(founders, founderValues);
 
       seen.clear();
@@ -292,7 +291,7 @@ class EndToEndTest {
         set.submitted.add(action.formId());
       }
       set.values.put(action.formId(), values);
-      ObjectNode document = Wire.MAPPER.createObjectNode();
+      ObjectNode document = Fixtures.MAPPER.createObjectNode();
       document.set("data", form(set, action.formId()));
       return Fixtures.json(document.toString());
     }
@@ -305,7 +304,7 @@ class EndToEndTest {
     }
 
     private ObjectNode documentSet(SetState set) {
-      ObjectNode document = Wire.MAPPER.createObjectNode();
+      ObjectNode document = Fixtures.MAPPER.createObjectNode();
       ObjectNode data = document.putObject("data").put("type", "document_sets").put("id", set.id);
       data.putObject("attributes").put("state", set.state);
       data.putObject("links").put("app", "https://app.formation.example/sets/" + set.id);
@@ -313,7 +312,7 @@ class EndToEndTest {
     }
 
     private ObjectNode forms(SetState set) {
-      ObjectNode document = Wire.MAPPER.createObjectNode();
+      ObjectNode document = Fixtures.MAPPER.createObjectNode();
       ArrayNode data = document.putArray("data");
       data.add(form(set, "company"));
       data.add(form(set, "founders"));
@@ -321,7 +320,7 @@ class EndToEndTest {
     }
 
     private ObjectNode form(SetState set, String formId) {
-      ObjectNode form = Wire.MAPPER.createObjectNode().put("type", "forms").put("id", formId);
+      ObjectNode form = Fixtures.MAPPER.createObjectNode().put("type", "forms").put("id", formId);
       ObjectNode attributes = form.putObject("attributes");
       attributes.set(
           "schema",
@@ -350,7 +349,7 @@ class EndToEndTest {
       actions.put(token, new Action(set.id, formId, method, submits, signature));
       String url = "/actions/" + token + "?sig=" + signature;
       actionTargets.add(url);
-      return Wire.MAPPER
+      return Fixtures.MAPPER
           .createObjectNode()
           .put("method", method.toLowerCase(Locale.ROOT))
           .put("url", url)
