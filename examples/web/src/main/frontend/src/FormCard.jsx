@@ -38,7 +38,7 @@ export function FormCard({ form, editable, onData, onSubmit, onEdit }) {
         renderers={vanillaRenderers}
         cells={vanillaCells}
         ajv={ajv}
-        readonly={!open || !editable}
+        readonly={form.status !== 'open' || !editable}
         validationMode={form.askedAgain ? 'ValidateAndShow' : 'ValidateAndHide'}
         additionalErrors={additionalErrors}
         onChange={({ data }) => onData(form.id, data)}
