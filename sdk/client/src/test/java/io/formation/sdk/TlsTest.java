@@ -148,7 +148,11 @@ class TlsTest {
   /** The README's java blocks must be code this class and ProxyTest run, or it would rot. */
   @Test
   void theReadmeShowsOnlyCodeTheTestsRun() throws Exception {
-    String readme = Files.readString(Path.of("README-proxies-tls.md"), StandardCharsets.UTF_8);
+    String whole = Files.readString(Path.of("../../README.md"), StandardCharsets.UTF_8);
+    int start = whole.indexOf("### Proxies and TLS");
+    assertThat(start).as("the README's section on proxies and TLS").isNotNegative();
+    int end = whole.indexOf("\n### ", start + 1);
+    String readme = whole.substring(start, end < 0 ? whole.length() : end);
     String source =
         flatten(
             Files.readString(
