@@ -8,6 +8,7 @@ import io.formation.sdk.model.DocumentSet;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.function.DoubleSupplier;
 
 /**
@@ -76,9 +77,10 @@ final class Poller {
    */
   Duration afterPoll(DocumentSet set) {
     boolean changed = lastSeen == null || !lastSeen.state().equals(set.state());
-    if (changed || !lastSeen.appLink().equals(set.appLink())) {
-      // What a timeout reports, without the JSON tree: thousands of waits each hold only this.
-      lastSeen = new DocumentSet(set.id(), set.state(), set.appLink(), MissingNode.getInstance());
+    if (changed) {
+      // What a timeout reports, its id and state: thousands of waits each hold only this.
+      lastSeen =
+          new DocumentSet(set.id(), set.state(), Optional.empty(), MissingNode.getInstance());
     }
     polls++;
     events.polled(set);

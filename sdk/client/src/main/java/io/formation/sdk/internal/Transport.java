@@ -3,6 +3,7 @@ package io.formation.sdk.internal;
 import io.formation.sdk.TokenProvider;
 import java.io.IOException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -112,6 +113,7 @@ public final class Transport {
             "Interrupted while waiting to send " + Responses.describe(request), e);
       }
       long started = System.nanoTime();
+      Instant sentAt = throttle.now();
       Outcome outcome;
       if (held != null) {
         outcome = Outcome.notSent(held);
@@ -119,7 +121,7 @@ public final class Transport {
         events.attemptStarted(request, attempt, retryPolicy.maxAttempts());
         outcome = attempt(request);
       }
-      throttle.observe(request, outcome);
+      throttle.observe(request, outcome, sentAt);
       Duration delay = closed ? null : retryPolicy.delayAfter(request, attempt, outcome);
       events.attemptFinished(
           request, attempt, retryPolicy.maxAttempts(), outcome, System.nanoTime() - started, delay);
@@ -199,7 +201,8 @@ public final class Transport {
                   if (error != null) {
                     operation.fail(AsyncOperation.unwrap(error));
                   } else if (held != null) {
-                    afterAttempt(request, reader, attempt, operation, Outcome.notSent(held), 0);
+                    afterAttempt(
+                        request, reader, attempt, operation, Outcome.notSent(held), 0, null);
                   } else {
                     sendAttempt(request, reader, attempt, operation);
                   }
@@ -214,6 +217,7 @@ public final class Transport {
     Call call = newCall(request);
     events.attemptStarted(request, attempt, retryPolicy.maxAttempts());
     long started = System.nanoTime();
+    Instant sentAt = throttle.now();
     CompletableFuture<Outcome> outcome = new CompletableFuture<>();
     outcome.whenComplete(
         (ignored, error) -> {
@@ -258,7 +262,13 @@ public final class Transport {
                     operation.fail(error);
                   } else {
                     afterAttempt(
-                        request, reader, attempt, operation, done, System.nanoTime() - started);
+                        request,
+                        reader,
+                        attempt,
+                        operation,
+                        done,
+                        System.nanoTime() - started,
+                        sentAt);
                   }
                 }));
   }
@@ -270,8 +280,11 @@ public final class Transport {
       int attempt,
       AsyncOperation<T> operation,
       Outcome outcome,
-      long nanos) {
-    throttle.observe(request, outcome);
+      long nanos,
+      Instant sentAt) {
+    if (sentAt != null) {
+      throttle.observe(request, outcome, sentAt);
+    }
     Duration delay = closed ? null : retryPolicy.delayAfter(request, attempt, outcome);
     events.attemptFinished(request, attempt, retryPolicy.maxAttempts(), outcome, nanos, delay);
     if (delay == null) {
