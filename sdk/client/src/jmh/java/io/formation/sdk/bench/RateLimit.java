@@ -79,12 +79,14 @@ public final class RateLimit {
             .jitter(0.1)
             .timeout(Duration.ofMinutes(3))
             .build();
-    // For the memory phase: every set waits a minute after its first poll, so all are in flight.
+    // For the memory phase: every set waits ten minutes after its first poll, so all are in flight
+    // and none polls again while they are weighed.
     PollOptions slow =
         options
             .newBuilder()
-            .initialInterval(Duration.ofMinutes(1))
-            .maxInterval(Duration.ofMinutes(1))
+            .initialInterval(Duration.ofMinutes(10))
+            .maxInterval(Duration.ofMinutes(10))
+            .timeout(Duration.ofMinutes(15))
             .build();
     long minimum = (long) sets * POLLS_TO_COMPLETE;
     long floor = (long) (minimum / limit * 1e9);
@@ -315,9 +317,11 @@ public final class RateLimit {
     long tooMany = server.tooManyRequests() - tooManyBefore;
     long connections = server.connections() - connectionsBefore;
 
-    // Memory: start every wait with a minute between polls, let each make its first answered
-    // poll, and weigh what is reachable while they all wait. Every side's figure includes the same
-    // ~150 bytes per set of the harness and the server (the id, its poll count, the future's slot).
+    // Memory: start every wait with ten minutes between polls, let each make its first answered
+    // poll (or, if a side gives up on a refused poll until its next interval, until no request
+    // came for two seconds), and weigh what is reachable while they all wait. Every side's figure
+    // includes the same ~150 bytes per set of the harness and the server (the id, its poll count,
+    // the future's slot).
     settle();
     long baseline = HeapWatch.liveNow();
     long bytesPerSet;
@@ -331,8 +335,17 @@ public final class RateLimit {
         waits[i] = side.await("mem-" + prefix + i);
       }
       long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+      long lastRequests = -1;
+      long quietSince = System.nanoTime();
       while (server.polledIds() - before < sets && System.nanoTime() < deadline) {
         Thread.sleep(20);
+        long seen = server.requests();
+        if (seen != lastRequests) {
+          lastRequests = seen;
+          quietSince = System.nanoTime();
+        } else if (System.nanoTime() - quietSince > TimeUnit.SECONDS.toNanos(2)) {
+          break;
+        }
       }
       Thread.sleep(200);
       parked = server.polledIds() - before;
