@@ -95,6 +95,15 @@ public final class RateLimit {
       List<Named> sides = new ArrayList<>();
       sides.add(new Named("raw", pollOptions -> raw(server, pollOptions)));
       sides.add(new Named("sdk defaults", pollOptions -> sdk(server, pollOptions)));
+      sides.add(
+          new Named(
+              "sdk budget",
+              pollOptions ->
+                  sdk(
+                      FormationClient.builder()
+                          .baseUrl(server.baseUrl())
+                          .requestBudget(limit, burst),
+                      pollOptions)));
 
       for (Named side : sides) {
         warmUp(side.factory().apply(options), "warm-" + side.name() + "_", sets / 10);
