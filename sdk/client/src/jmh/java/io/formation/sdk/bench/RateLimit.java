@@ -105,12 +105,15 @@ public final class RateLimit {
                           .requestBudget(limit, burst),
                       pollOptions)));
 
+      long started = System.nanoTime();
       for (Named side : sides) {
         warmUp(side.factory().apply(options), "warm-" + side.name() + "_", sets / 10);
+        progress(started, side.name() + " warmed up");
       }
       List<Figures> figures = new ArrayList<>();
       for (Named side : sides) {
         figures.add(measure(server, side, options, slow, sets, options.timeout()));
+        progress(started, side.name() + " measured and weighed");
       }
       report(figures, sets, limit, burst, minimum, floor);
     }
@@ -254,6 +257,11 @@ public final class RateLimit {
             verdict(f.bytesPerWaitingSet() <= HEAP_PER_SET_TARGET));
       }
     }
+  }
+
+  /** A line on how far the run is, as the slowest side may take minutes. */
+  private static void progress(long started, String what) {
+    System.out.printf("[%,.0f s] %s%n", (System.nanoTime() - started) / 1e9, what);
   }
 
   private static String verdict(boolean met) {
