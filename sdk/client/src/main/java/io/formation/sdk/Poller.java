@@ -103,7 +103,10 @@ final class Poller {
     if (Thread.currentThread().isInterrupted() || !isTransient(error)) {
       throw error;
     }
-    lastFailure = error;
+    if (lastFailure == null || !(error instanceof NetworkException n && !n.requestSent())) {
+      // An answer of the service (a 503, say) says more than a poll that was not even sent.
+      lastFailure = error;
+    }
     Duration retryAfter = null;
     if (error instanceof ApiException api) {
       retryAfter = retryPolicy.retryAfter(api.headers());

@@ -19,9 +19,9 @@ public interface Sleeper {
    * Blocks until the wait completes. An interrupt cancels the wait and is thrown; a wait failed by
    * a closing client is thrown as the {@link IllegalStateException} it failed with.
    */
-  static void await(CompletableFuture<?> wait) throws InterruptedException {
+  static <T> T await(CompletableFuture<T> wait) throws InterruptedException {
     try {
-      wait.get();
+      return wait.get();
     } catch (InterruptedException e) {
       wait.cancel(false);
       throw e;

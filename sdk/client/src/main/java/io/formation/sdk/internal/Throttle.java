@@ -1,5 +1,6 @@
 package io.formation.sdk.internal;
 
+import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -20,7 +21,7 @@ import java.util.function.DoubleSupplier;
  * ahead of polls. Every wait is a future on the client's sleeper: async calls park no thread.
  */
 public final class Throttle {
-  private static final CompletableFuture<Void> NOW = CompletableFuture.completedFuture(null);
+  private static final CompletableFuture<IOException> NOW = CompletableFuture.completedFuture(null);
 
   /** The most a paused call adds to the pause, as a fraction of it, so resumes spread out. */
   private static final double RESUME_SPREAD = 0.25;
@@ -50,16 +51,24 @@ public final class Throttle {
     this.budget = perSecond > 0 ? new Budget(perSecond, burst) : null;
   }
 
-  /** Completes when the request may go: after any pause of its origin, then with the budget. */
-  CompletableFuture<Void> acquire(ApiRequest request) {
+  /**
+   * Completes when the request may go: after any pause of its origin, then with the budget. It
+   * completes with null to go, or with the reason it must not be sent: a poll whose origin is
+   * paused past the poll's deadline is not held beyond it, so a wait's timeout stays a deadline.
+   */
+  CompletableFuture<IOException> acquire(ApiRequest request) {
     if (!pausedUntil.isEmpty()) {
       String origin = Origins.origin(request.url());
       Instant until = pausedUntil.get(origin);
       if (until != null) {
-        Duration left = Duration.between(clock.instant(), until);
+        Instant now = clock.instant();
+        Duration left = Duration.between(now, until);
         if (!left.isNegative() && !left.isZero()) {
           Duration spread =
               Duration.ofNanos((long) (left.toNanos() * RESUME_SPREAD * random.getAsDouble()));
+          if (request.isPoll() && Checks.plus(until, spread).isAfter(request.deadline())) {
+            return CompletableFuture.completedFuture(new HeldPastDeadline(until));
+          }
           return sleeper.delay(left.plus(spread)).thenCompose(ignored -> acquire(request));
         }
         pausedUntil.remove(origin, until);
@@ -86,8 +95,8 @@ public final class Throttle {
   private final class Budget {
     private final double perNano;
     private final double burst;
-    private final Queue<CompletableFuture<Void>> interactive = new ArrayDeque<>();
-    private final Queue<CompletableFuture<Void>> polls = new ArrayDeque<>();
+    private final Queue<CompletableFuture<IOException>> interactive = new ArrayDeque<>();
+    private final Queue<CompletableFuture<IOException>> polls = new ArrayDeque<>();
     private double tokens;
     private Instant refilled;
     private boolean releasing;
@@ -99,8 +108,8 @@ public final class Throttle {
       this.refilled = clock.instant();
     }
 
-    CompletableFuture<Void> take(boolean isInteractive) {
-      CompletableFuture<Void> turn;
+    CompletableFuture<IOException> take(boolean isInteractive) {
+      CompletableFuture<IOException> turn;
       Duration release;
       synchronized (this) {
         refill();
@@ -137,8 +146,8 @@ public final class Throttle {
     }
 
     private void release(Throwable closed) {
-      List<CompletableFuture<Void>> go = new ArrayList<>();
-      List<CompletableFuture<Void>> failed = new ArrayList<>();
+      List<CompletableFuture<IOException>> go = new ArrayList<>();
+      List<CompletableFuture<IOException>> failed = new ArrayList<>();
       Duration next = null;
       synchronized (this) {
         releasing = false;
@@ -150,7 +159,7 @@ public final class Throttle {
         } else {
           refill();
           while (tokens >= 1) {
-            CompletableFuture<Void> turn =
+            CompletableFuture<IOException> turn =
                 interactive.isEmpty() ? polls.poll() : interactive.poll();
             if (turn == null) {
               break;
@@ -178,6 +187,18 @@ public final class Throttle {
         tokens = Math.min(burst, tokens + elapsed * perNano);
         refilled = now;
       }
+    }
+  }
+
+  /** The service asked for a pause that outlasts the wait this poll belongs to. */
+  static final class HeldPastDeadline extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    HeldPastDeadline(Instant until) {
+      super(
+          "the service's Retry-After holds calls until "
+              + until
+              + ", past the wait's deadline; nothing was sent");
     }
   }
 }

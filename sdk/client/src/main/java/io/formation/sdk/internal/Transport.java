@@ -1,6 +1,5 @@
 package io.formation.sdk.internal;
 
-import io.formation.sdk.FormationException;
 import io.formation.sdk.TokenProvider;
 import java.io.IOException;
 import java.time.Duration;
@@ -35,6 +34,7 @@ public final class Transport {
   private final TokenProvider tokens;
   private final RetryPolicy retryPolicy;
   private final Throttle throttle;
+  private final Failures failures;
   private final Responses responses;
   private final Sleeper sleeper;
   private final SchedulerSleeper scheduler;
@@ -59,6 +59,7 @@ public final class Transport {
       Throttle throttle,
       Sleeper sleeper,
       SchedulerSleeper scheduler,
+      Failures failures,
       String userAgent,
       long maxResponseBytes) {
     this.http =
@@ -74,7 +75,8 @@ public final class Transport {
     this.tokens = tokens;
     this.retryPolicy = retryPolicy;
     this.throttle = throttle;
-    this.responses = new Responses(retryPolicy, maxResponseBytes);
+    this.failures = failures;
+    this.responses = new Responses(retryPolicy, failures, maxResponseBytes);
     this.sleeper = sleeper;
     this.scheduler = scheduler;
     this.userAgent = userAgent;
@@ -94,14 +96,15 @@ public final class Transport {
   /** Sends the request, retrying as the policy allows, and reads the body with the reader. */
   public <T> T send(ApiRequest request, Function<JsonResponse, T> reader) {
     for (int attempt = 1; ; attempt++) {
+      IOException held;
       try {
-        Sleeper.await(throttle.acquire(request));
+        held = Sleeper.await(throttle.acquire(request));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new FormationException(
+        throw failures.failure(
             "Interrupted while waiting to send " + Responses.describe(request), e);
       }
-      Outcome outcome = attempt(request);
+      Outcome outcome = held != null ? Outcome.notSent(held) : attempt(request);
       throttle.observe(request, outcome);
       Duration delay = closed ? null : retryPolicy.delayAfter(request, attempt, outcome);
       if (delay == null) {
@@ -111,7 +114,7 @@ public final class Transport {
         sleeper.sleep(delay);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new FormationException(
+        throw failures.failure(
             "Interrupted while waiting to retry " + Responses.describe(request), e);
       }
     }
@@ -166,8 +169,25 @@ public final class Transport {
       Function<JsonResponse, T> reader,
       int attempt,
       AsyncOperation<T> operation) {
-    operation.after(
-        throttle.acquire(request), () -> sendAttempt(request, reader, attempt, operation));
+    CompletableFuture<IOException> turn = throttle.acquire(request);
+    if (!operation.track(turn)) {
+      return;
+    }
+    turn.whenComplete(
+        (held, error) ->
+            operation.run(
+                () -> {
+                  if (operation.isDone()) {
+                    return;
+                  }
+                  if (error != null) {
+                    operation.fail(AsyncOperation.unwrap(error));
+                  } else if (held != null) {
+                    afterAttempt(request, reader, attempt, operation, Outcome.notSent(held));
+                  } else {
+                    sendAttempt(request, reader, attempt, operation);
+                  }
+                }));
   }
 
   private <T> void sendAttempt(
@@ -218,18 +238,27 @@ public final class Transport {
                   }
                   if (error != null) {
                     operation.fail(error);
-                    return;
+                  } else {
+                    afterAttempt(request, reader, attempt, operation, done);
                   }
-                  throttle.observe(request, done);
-                  Duration delay = closed ? null : retryPolicy.delayAfter(request, attempt, done);
-                  if (delay == null) {
-                    operation.complete(responses.finish(request, attempt, done, reader, closed));
-                    return;
-                  }
-                  operation.after(
-                      sleeper.delay(delay),
-                      () -> attemptAsync(request, reader, attempt + 1, operation));
                 }));
+  }
+
+  /** What follows an attempt: the result, the exception, or the next attempt after a wait. */
+  private <T> void afterAttempt(
+      ApiRequest request,
+      Function<JsonResponse, T> reader,
+      int attempt,
+      AsyncOperation<T> operation,
+      Outcome outcome) {
+    throttle.observe(request, outcome);
+    Duration delay = closed ? null : retryPolicy.delayAfter(request, attempt, outcome);
+    if (delay == null) {
+      operation.complete(responses.finish(request, attempt, outcome, reader, closed));
+      return;
+    }
+    operation.after(
+        sleeper.delay(delay), () -> attemptAsync(request, reader, attempt + 1, operation));
   }
 
   private Call newCall(ApiRequest request) {
@@ -268,17 +297,18 @@ public final class Transport {
     try {
       token = tokens.token();
     } catch (RuntimeException e) {
-      throw new FormationException("The token provider failed: " + e.getMessage(), e);
+      throw failures.failure("The token provider failed: " + e.getMessage(), e);
     }
     if (token == null || token.isBlank()) {
-      throw new FormationException("The token provider returned no access token");
+      throw failures.failure("The token provider returned no access token", null);
     }
     int bad = Checks.invalidHeaderCharAt(token);
     if (bad >= 0) {
-      throw new FormationException(
+      throw failures.failure(
           "The token provider returned a token with a character not allowed in a header (at index "
               + bad
-              + "); nothing was sent");
+              + "); nothing was sent",
+          null);
     }
     return token;
   }

@@ -2,6 +2,7 @@ package io.formation.sdk.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -55,8 +56,8 @@ class ThrottleTest {
     Throttle throttle = throttle(0, 0);
     throttle.observe(poll(SET), answer(429, "10"));
 
-    CompletableFuture<Void> held = throttle.acquire(create());
-    CompletableFuture<Void> elsewhere = throttle.acquire(poll(OTHER_ORIGIN));
+    CompletableFuture<IOException> held = throttle.acquire(create());
+    CompletableFuture<IOException> elsewhere = throttle.acquire(poll(OTHER_ORIGIN));
 
     assertThat(elsewhere).isDone();
     time.advance(Duration.ofSeconds(10));
@@ -77,9 +78,22 @@ class ThrottleTest {
   }
 
   @Test
+  void aPollIsNotHeldPastItsDeadlineButToldItCannotBeSent() {
+    Throttle throttle = throttle(0, 0);
+    throttle.observe(poll(SET), answer(429, "30"));
+    ApiRequest poll =
+        ApiRequest.get(SET, ApiRequest.ANY_JSON).asPoll(time.instant().plusSeconds(5));
+
+    CompletableFuture<IOException> turn = throttle.acquire(poll);
+
+    assertThat(turn).isCompleted();
+    assertThat(turn.join()).hasMessageContaining("past the wait's deadline");
+  }
+
+  @Test
   void theBudgetSpacesCallsAsConfigured() {
     Throttle throttle = throttle(2, 2);
-    List<CompletableFuture<Void>> turns = new ArrayList<>();
+    List<CompletableFuture<IOException>> turns = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
       turns.add(throttle.acquire(poll(SET)));
     }
@@ -114,8 +128,8 @@ class ThrottleTest {
   void aCancelledWaitGivesItsTurnToTheNextOne() {
     Throttle throttle = throttle(1, 1);
     throttle.acquire(poll(SET));
-    CompletableFuture<Void> cancelled = throttle.acquire(poll(SET));
-    CompletableFuture<Void> next = throttle.acquire(poll(SET));
+    CompletableFuture<IOException> cancelled = throttle.acquire(poll(SET));
+    CompletableFuture<IOException> next = throttle.acquire(poll(SET));
     cancelled.cancel(false);
     time.advance(Duration.ofSeconds(1));
     assertThat(next).isDone();
@@ -125,7 +139,7 @@ class ThrottleTest {
   void closingTheSleeperFailsTheCallsStillWaitingForTheBudget() {
     Throttle throttle = throttle(1, 1);
     throttle.acquire(poll(SET));
-    CompletableFuture<Void> waiting = throttle.acquire(poll(SET));
+    CompletableFuture<IOException> waiting = throttle.acquire(poll(SET));
     time.close();
     assertThat(waiting).isCompletedExceptionally();
   }
