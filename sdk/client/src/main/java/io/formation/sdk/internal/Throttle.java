@@ -12,6 +12,7 @@ import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.DoubleSupplier;
+import okhttp3.HttpUrl;
 
 /**
  * One client's view of the service's limits. A 429 or 503 with {@code Retry-After} pauses every
@@ -24,7 +25,7 @@ public final class Throttle {
   private static final CompletableFuture<IOException> NOW = CompletableFuture.completedFuture(null);
 
   /** The most a paused call adds to the pause, as a fraction of it, so resumes spread out. */
-  private static final double RESUME_SPREAD = 0.25;
+  private static final double RESUME_SPREAD = 1.0;
 
   private final Clock clock;
   private final Sleeper sleeper;
@@ -75,6 +76,18 @@ public final class Throttle {
       }
     }
     return budget == null ? NOW : budget.take(!request.isPoll());
+  }
+
+  /**
+   * Whether calls to the URL's origin are paused now. Checked again right before a request goes on
+   * the wire: a call that waited in OkHttp's queue while a pause began must not go out in it.
+   */
+  boolean isPaused(HttpUrl url) {
+    if (paused.isEmpty()) {
+      return false;
+    }
+    Pause pause = paused.get(Origins.origin(url));
+    return pause != null && pause.until().isAfter(clock.instant());
   }
 
   /** The time by the throttle's clock, to stamp when an attempt was sent. */

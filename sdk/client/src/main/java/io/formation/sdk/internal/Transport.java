@@ -73,7 +73,7 @@ public final class Transport {
             // A caller's authenticator would answer a 401 by re-sending the request, a POST
             // included, with credentials of its own.
             .authenticator(Authenticator.NONE)
-            .addNetworkInterceptor(new NetworkInterceptor(origins, maxResponseBytes))
+            .addNetworkInterceptor(new NetworkInterceptor(origins, throttle, maxResponseBytes))
             .build();
     this.tokens = tokens;
     this.retryPolicy = retryPolicy;
@@ -103,7 +103,7 @@ public final class Transport {
 
   /** Sends the request, retrying as the policy allows, and reads the body with the reader. */
   public <T> T send(ApiRequest request, Function<JsonResponse, T> reader) {
-    for (int attempt = 1; ; attempt++) {
+    for (int attempt = 1; ; ) {
       IOException held;
       try {
         held = Sleeper.await(throttle.acquire(request));
@@ -121,6 +121,9 @@ public final class Transport {
         events.attemptStarted(request, attempt, retryPolicy.maxAttempts());
         outcome = attempt(request);
       }
+      if (heldByPause(outcome)) {
+        continue;
+      }
       throttle.observe(request, outcome, sentAt);
       Duration delay = closed ? null : retryPolicy.delayAfter(request, attempt, outcome);
       events.attemptFinished(
@@ -128,6 +131,7 @@ public final class Transport {
       if (delay == null) {
         return responses.finish(request, attempt, outcome, reader, closed);
       }
+      attempt++;
       try {
         sleeper.sleep(delay);
       } catch (InterruptedException e) {
@@ -260,6 +264,8 @@ public final class Transport {
                   }
                   if (error != null) {
                     operation.fail(error);
+                  } else if (heldByPause(done)) {
+                    attemptAsync(request, reader, attempt, operation);
                   } else {
                     afterAttempt(
                         request,
@@ -293,6 +299,14 @@ public final class Transport {
     }
     operation.after(
         sleeper.delay(delay), () -> attemptAsync(request, reader, attempt + 1, operation));
+  }
+
+  /**
+   * Whether the attempt was stopped on its way out by a pause that began while it waited in
+   * OkHttp's queue: nothing was sent, so it waits for the pause and goes again as the same attempt.
+   */
+  private boolean heldByPause(Outcome outcome) {
+    return !closed && outcome.failure() instanceof NetworkInterceptor.PausedBeforeSending;
   }
 
   private Call newCall(ApiRequest request) {
