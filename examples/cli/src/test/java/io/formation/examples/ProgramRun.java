@@ -5,12 +5,15 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /** One in-process run of the program, as {@code main} would run it, with what it printed. */
 record ProgramRun(int code, String out, String err) {
+  /** Polls sooner than people need, so that tests see each state of a quick sandbox. */
+  static final Duration FIRST_POLL = Duration.ofMillis(50);
 
   /** Runs against a sandbox the test started, non-interactively, with an empty environment. */
   static ProgramRun against(Sandbox sandbox, String... args) {
@@ -36,7 +39,8 @@ record ProgramRun(int code, String out, String err) {
               new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
               outStream,
               errStream,
-              interactive);
+              interactive,
+              FIRST_POLL);
     }
     return new ProgramRun(
         code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));

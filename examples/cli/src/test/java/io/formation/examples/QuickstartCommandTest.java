@@ -276,7 +276,7 @@ final class QuickstartCommandTest {
     JsonNode current = json("{\"a\": {\"x\": 1, \"y\": 2}, \"b\": [1, 2], \"c\": true}");
     JsonNode given = json("{\"a\": {\"y\": 3}, \"b\": [9], \"d\": \"new\"}");
 
-    assertThat(QuickstartCommand.overlay(current, given))
+    assertThat(FormFiller.overlay(current, given))
         .isEqualTo(json("{\"a\": {\"x\": 1, \"y\": 3}, \"b\": [9], \"c\": true, \"d\": \"new\"}"));
     assertThat(current)
         .isEqualTo(json("{\"a\": {\"x\": 1, \"y\": 2}, \"b\": [1, 2], \"c\": true}"));

@@ -75,7 +75,7 @@ final class StatusCommandTest {
     ProgramRun run = ProgramRun.against(sandbox, "status", "..");
 
     assertThat(run.code()).isEqualTo(2);
-    assertThat(run.errLines()).singleElement().asString().contains("'..'");
+    assertThat(run.errLines()).singleElement().asString().contains("dot segment", "status --help");
     assertThat(sandbox.requests()).isEmpty();
   }
 }
