@@ -2,7 +2,7 @@ package io.formation.examples;
 
 import static picocli.CommandLine.ScopeType.INHERIT;
 
-import io.formation.examples.sandbox.Sandbox;
+import io.formation.sandbox.FormationSandbox;
 import io.formation.sdk.FormationClient;
 import io.formation.sdk.FormationException;
 import io.formation.sdk.PollOptions;
@@ -64,7 +64,6 @@ final class Cli implements Callable<Integer> {
   static final int FAILED = 1;
   static final int USAGE = 2;
 
-  /** How often a wait polls at first; the sandbox moves on every 700 ms by default. */
   static final Duration FIRST_POLL = Duration.ofMillis(250);
 
   static final Duration TIMEOUT = Duration.ofMinutes(10);
@@ -220,7 +219,7 @@ final class Cli implements Callable<Integer> {
     if (http != null) {
       builder.httpClient(http);
     }
-    try (Sandbox sandbox = url == null ? Sandbox.start() : null) {
+    try (FormationSandbox sandbox = url == null ? FormationSandbox.start() : null) {
       if (sandbox != null) {
         url = sandbox.baseUrl();
         key = sandbox.token();
@@ -240,12 +239,15 @@ final class Cli implements Callable<Integer> {
     }
   }
 
-  /** How both commands wait: often enough to see each sandbox state, at most once a second. */
+  /**
+   * How both commands wait: often enough to see every state of the sandbox, which moves on every
+   * 700 ms by default, slowing down to four times the first interval (once a second).
+   */
   PollOptions pollOptions(StatePrinter states) {
     return PollOptions.builder()
         .initialInterval(firstPoll)
         .multiplier(1.1)
-        .maxInterval(Duration.ofSeconds(1))
+        .maxInterval(firstPoll.multipliedBy(4))
         .timeout(TIMEOUT)
         .onStateChange(states::print)
         .build();

@@ -6,7 +6,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.formation.examples.sandbox.SchemaValidator;
+import io.formation.sandbox.FormValidator;
+import io.formation.sandbox.Violation;
 import io.formation.sdk.model.Form;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -68,16 +69,20 @@ final class FormFiller {
   /** The values to submit for a form, completed as the class comment says. */
   JsonNode complete(Form form) {
     JsonNode held = form.values();
-    Map<String, String> stale = strip(held, problems(form.schema(), held));
+    Map<String, String> problems = problems(form.schema(), held);
+    strip(held, problems);
     JsonNode given = overlay(held, answers.forForm(form.id()).orElse(null));
-    return new Walk(form, stale, false).run(given);
+    return new Walk(form, problems, false).run(given);
   }
 
-  /** The values after a person corrected the fields the service rejected; unchanged if none. */
+  /**
+   * The values after a person corrected the fields the service rejected; equal to the values sent
+   * when none of its messages names a field that can be asked for.
+   */
   JsonNode correct(Form form, JsonNode sent, Map<String, String> messagesByPointer) {
     JsonNode values = sent.deepCopy();
-    Map<String, String> rejected = strip(values, messagesByPointer);
-    return rejected.isEmpty() ? sent : new Walk(form, rejected, true).run(values);
+    strip(values, messagesByPointer);
+    return new Walk(form, messagesByPointer, true).run(values);
   }
 
   /** Whether the form's current values satisfy its schema. */
@@ -88,19 +93,18 @@ final class FormFiller {
   /** What the validator finds wrong with the values, by JSON Pointer. */
   static Map<String, String> problems(JsonNode schema, JsonNode values) {
     Map<String, String> problems = new LinkedHashMap<>();
-    for (SchemaValidator.Violation violation : SchemaValidator.validate(schema, values)) {
+    for (Violation violation : FormValidator.validate(schema, values)) {
       problems.merge(violation.pointer(), violation.message(), (a, b) -> a + "; " + b);
     }
     return problems;
   }
 
   /**
-   * Removes each value the problems point at, so it is filled in again, and returns the problems
-   * that pointed at one. A problem with an object or an array as a whole (a missing field, too few
-   * items) needs no removal: the walk fills in what is missing.
+   * Removes each value the problems point at, so that it is filled in again. A problem with an
+   * object or an array as a whole, or a missing field, needs no removal: the walk fills in what is
+   * missing.
    */
-  private static Map<String, String> strip(JsonNode values, Map<String, String> problems) {
-    Map<String, String> stripped = new LinkedHashMap<>();
+  private static void strip(JsonNode values, Map<String, String> problems) {
     problems.forEach(
         (pointer, message) -> {
           JsonPointer at;
@@ -118,9 +122,7 @@ final class FormFiller {
           } else if (parent instanceof ArrayNode array) {
             array.set(at.last().getMatchingIndex(), JSON.nullNode());
           }
-          stripped.put(pointer, message);
         });
-    return stripped;
   }
 
   /** The base values with the given ones laid over them, objects merged field by field. */

@@ -2,8 +2,8 @@ package io.formation.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.formation.examples.sandbox.Sandbox;
-import io.formation.examples.sandbox.SandboxOptions;
+import io.formation.sandbox.FormationSandbox;
+import io.formation.sandbox.SandboxOptions;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -15,13 +15,16 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** Help, exit codes, environment variables and --debug, through the program's in-process entry. */
 final class CliTest {
   private static final String TOKEN = "test-token-q8Zr3vXk1";
-  private Sandbox sandbox;
+  private FormationSandbox sandbox;
 
   @BeforeEach
   void start() {
     sandbox =
-        Sandbox.start(
-            SandboxOptions.defaults().withToken(TOKEN).withStepDelay(Duration.ofMillis(20)));
+        FormationSandbox.start(
+            SandboxOptions.defaults()
+                .withToken(TOKEN)
+                .withProcessingLag(Duration.ZERO)
+                .withStepDelay(Duration.ofMillis(20)));
   }
 
   @AfterEach
@@ -33,7 +36,7 @@ final class CliTest {
   void helpListsTheCommandsAndExitsWithZero() {
     ProgramRun run = ProgramRun.run(Map.of(), "", false, "help");
 
-    assertThat(run.code()).isZero();
+    assertThat(run.code()).as(run.toString()).isZero();
     assertThat(run.out())
         .contains("teams", "quickstart", "status", "sandbox", "help", "FORMATION_BASE_URL");
     assertThat(run.err()).isEmpty();
@@ -44,7 +47,7 @@ final class CliTest {
   void everyCommandHasItsOwnHelp(String command) {
     ProgramRun run = ProgramRun.run(Map.of(), "", false, command, "--help");
 
-    assertThat(run.code()).isZero();
+    assertThat(run.code()).as(run.toString()).isZero();
     assertThat(run.out()).contains("Usage: java -jar formation-cli.jar " + command);
     assertThat(sandbox.requests()).isEmpty();
   }
@@ -73,7 +76,7 @@ final class CliTest {
             "teams",
             "--trust-origin=https://cdn.example.com");
 
-    assertThat(run.code()).isZero();
+    assertThat(run.code()).as(run.toString()).isZero();
     assertThat(run.results()).hasSize(120);
     assertThat(run.out()).doesNotContain("embedded sandbox");
   }
@@ -82,7 +85,7 @@ final class CliTest {
   void anOptionOfAnotherCommandIsAUsageError() {
     ProgramRun run = ProgramRun.against(sandbox, "teams", "--wait");
 
-    assertThat(run.code()).isEqualTo(2);
+    assertThat(run.code()).as(run.toString()).isEqualTo(2);
     assertThat(run.errLines()).singleElement().asString().contains("'--wait'", "teams --help");
     assertThat(sandbox.requests()).isEmpty();
   }
@@ -91,7 +94,7 @@ final class CliTest {
   void aMissingValueIsAUsageError() {
     ProgramRun run = ProgramRun.run(Map.of(), "", false, "teams", "--base-url");
 
-    assertThat(run.code()).isEqualTo(2);
+    assertThat(run.code()).as(run.toString()).isEqualTo(2);
     assertThat(run.errLines()).singleElement().asString().contains("--base-url");
   }
 
@@ -99,7 +102,7 @@ final class CliTest {
   void noArgumentsPrintsTheUsageOnStandardErrorAndExitsWithTwo() {
     ProgramRun run = ProgramRun.run(Map.of(), "", false);
 
-    assertThat(run.code()).isEqualTo(2);
+    assertThat(run.code()).as(run.toString()).isEqualTo(2);
     assertThat(run.err()).startsWith("Usage: ");
     assertThat(run.out()).isEmpty();
   }
@@ -108,7 +111,7 @@ final class CliTest {
   void anUnknownCommandIsAUsageErrorOnOneLine() {
     ProgramRun run = ProgramRun.run(Map.of(), "", false, "frobnicate");
 
-    assertThat(run.code()).isEqualTo(2);
+    assertThat(run.code()).as(run.toString()).isEqualTo(2);
     assertThat(run.errLines())
         .singleElement()
         .asString()
@@ -121,7 +124,7 @@ final class CliTest {
   void anUnknownOptionIsAUsageErrorOnOneLine() {
     ProgramRun run = ProgramRun.against(sandbox, "teams", "--frobnicate");
 
-    assertThat(run.code()).isEqualTo(2);
+    assertThat(run.code()).as(run.toString()).isEqualTo(2);
     assertThat(run.errLines())
         .singleElement()
         .asString()
@@ -134,7 +137,7 @@ final class CliTest {
   void aBaseUrlWithoutATokenIsAUsageErrorNamingBothWaysToGiveOne() {
     ProgramRun run = ProgramRun.run(Map.of(), "", false, "teams", "--base-url", sandbox.baseUrl());
 
-    assertThat(run.code()).isEqualTo(2);
+    assertThat(run.code()).as(run.toString()).isEqualTo(2);
     assertThat(run.errLines())
         .singleElement()
         .asString()
@@ -149,7 +152,7 @@ final class CliTest {
 
     ProgramRun run = ProgramRun.run(env, "", false, "teams");
 
-    assertThat(run.code()).isZero();
+    assertThat(run.code()).as(run.toString()).isZero();
     assertThat(run.results()).hasSize(120);
     assertThat(run.out()).doesNotContain("sandbox");
   }
@@ -160,7 +163,7 @@ final class CliTest {
         ProgramRun.run(
             Map.of(), "", false, "teams", "--base-url", sandbox.baseUrl(), "--token", "wrong");
 
-    assertThat(run.code()).isEqualTo(1);
+    assertThat(run.code()).as(run.toString()).isEqualTo(1);
     assertThat(run.errLines()).singleElement().asString().startsWith("error: ").contains("401");
   }
 
@@ -177,7 +180,7 @@ final class CliTest {
             "--token",
             TOKEN);
 
-    assertThat(run.code()).isEqualTo(2);
+    assertThat(run.code()).as(run.toString()).isEqualTo(2);
     assertThat(run.errLines()).singleElement().asString().contains("plain http");
     assertThat(run.err()).doesNotContain(TOKEN);
   }
@@ -186,7 +189,7 @@ final class CliTest {
   void debugShowsTheRequestLogAndTheStackTraceButNeverTheToken() {
     ProgramRun run = ProgramRun.against(sandbox, "status", "nosuch", "--debug");
 
-    assertThat(run.code()).isEqualTo(1);
+    assertThat(run.code()).as(run.toString()).isEqualTo(1);
     assertThat(run.errLines())
         .anyMatch(
             line ->
@@ -203,13 +206,12 @@ final class CliTest {
   void debugLogsEveryRequestOfAQuickstartAndNeverTheToken() {
     ProgramRun run = ProgramRun.against(sandbox, "quickstart", "--autofill", "--debug");
 
-    assertThat(run.code()).isZero();
+    assertThat(run.code()).as(run.toString()).isZero();
     assertThat(run.errLines()).isNotEmpty().allMatch(line -> line.startsWith("# "));
     assertThat(run.errLines())
         .anyMatch(line -> line.startsWith("# http POST ") && line.contains("-> 201"))
         .anyMatch(line -> line.startsWith("# http PUT ") && line.contains("-> 200"));
     assertThat(run.out() + run.err()).doesNotContain(TOKEN);
-    assertThat(sandbox.requests())
-        .allMatch(request -> request.header("Authorization").orElse("").equals("Bearer " + TOKEN));
+    assertThat(sandbox.requests()).isNotEmpty().allMatch(request -> request.authorized());
   }
 }
