@@ -1,5 +1,6 @@
 package io.formation.sdk;
 
+import io.formation.sdk.internal.Origins;
 import java.util.List;
 import java.util.Optional;
 import okhttp3.Headers;
@@ -35,7 +36,7 @@ public class ApiException extends FormationException {
    * @param body the raw response body, empty if none
    * @param errors the parsed JSON:API errors, empty if the body was not an errors document
    */
-  public ApiException(
+  ApiException(
       String method,
       String url,
       int statusCode,
@@ -91,8 +92,7 @@ public class ApiException extends FormationException {
     StringBuilder message = new StringBuilder();
     // The query is left out: it can hold a cursor or an action url's signature, which belong in
     // url(), not in every log line the message ends up in.
-    int query = url.indexOf('?');
-    message.append(method).append(' ').append(query < 0 ? url : url.substring(0, query));
+    message.append(method).append(' ').append(Origins.withoutQuery(url));
     message.append(" returned ").append(status);
     if (!errors.isEmpty()) {
       message.append(": ").append(errors.get(0).message());

@@ -3,6 +3,7 @@ package io.formation.sdk;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.formation.sdk.internal.ApiRequest;
 import io.formation.sdk.internal.AsyncOperation;
+import io.formation.sdk.internal.JsonResponse;
 import io.formation.sdk.internal.Origins;
 import io.formation.sdk.internal.RetryPolicy;
 import io.formation.sdk.internal.Transport;
@@ -69,23 +70,22 @@ public final class DocumentSets {
 
   /** Creates a document set with further body fields. */
   public DocumentSet create(CreateDocumentSetParams params) {
-    return transport.send(createRequest(params), response -> Wire.documentSet(response.body()));
+    return transport.send(createRequest(params), DocumentSets::read);
   }
 
   /** The async twin of {@link #create(CreateDocumentSetParams)}. */
   public CompletableFuture<DocumentSet> createAsync(CreateDocumentSetParams params) {
-    return transport.sendAsync(
-        createRequest(params), response -> Wire.documentSet(response.body()));
+    return transport.sendAsync(createRequest(params), DocumentSets::read);
   }
 
   /** The document set with its current state ({@code GET /v1/document_sets/{id}}). */
   public DocumentSet get(String id) {
-    return transport.send(getRequest(id), response -> Wire.documentSet(response.body()));
+    return transport.send(getRequest(id), DocumentSets::read);
   }
 
   /** The async twin of {@link #get}. */
   public CompletableFuture<DocumentSet> getAsync(String id) {
-    return transport.sendAsync(getRequest(id), response -> Wire.documentSet(response.body()));
+    return transport.sendAsync(getRequest(id), DocumentSets::read);
   }
 
   /** The forms of the document set; the same as {@code client.forms().list(id)}. */
@@ -102,37 +102,53 @@ public final class DocumentSets {
 
   /**
    * Polls the document set until its state is {@code complete}, waiting longer between polls as the
-   * options say, and returns it complete. Transient failures (network, 429, 5xx) are retried by the
-   * transport and then ridden through until the deadline. The calling thread's interrupt stops the
-   * wait promptly, with the interrupt flag kept set.
+   * options say, and returns it complete. Every state seen, including ones the interface does not
+   * list, is reported to the options' listener and waited through. Transient failures (network,
+   * 408, 429, 5xx) are retried by the transport and then ridden through until the deadline, which
+   * also bounds the transport's own retries and {@code Retry-After} waits. The calling thread's
+   * interrupt, or closing the client, stops the wait promptly (an interrupt keeps the thread's
+   * interrupt flag set).
    *
-   * @throws InputNeededException if the set is {@code input_needed}, unless the options say to wait
+   * <p>{@code input_needed}: the service may not yet have processed the last submission, so a set
+   * still {@code input_needed} is polled for {@link PollOptions#inputNeededGrace()} from the start
+   * of the wait; one that returns to {@code input_needed} after a later state stops the wait at
+   * once.
+   *
+   * @throws InputNeededException if the set needs input (see above), unless the options say to wait
    *     through it
    * @throws PollTimeoutException if the timeout runs out first; it carries the last set seen
    * @throws FormationException on a failure that is not transient, or on interrupt
    */
   public DocumentSet awaitCompletion(String id, PollOptions options) {
     Objects.requireNonNull(options, "options");
-    Origins.requireId("document set id", id);
-    Poller poller = new Poller(options, clock, random, retryPolicy);
+    Poller poller = new Poller(id, options, clock, random, retryPolicy);
+    ApiRequest poll = getRequest(id).asPoll(poller.deadline());
+    Duration wait = poller.beforeFirstPoll();
     while (true) {
+      sleep(id, wait);
       DocumentSet set = null;
       FormationException failure = null;
       try {
-        set = get(id);
+        set = transport.send(poll, DocumentSets::read);
       } catch (FormationException e) {
         failure = e;
       }
-      Duration wait = set != null ? poller.afterPoll(set) : poller.afterError(failure);
+      wait = set != null ? poller.afterPoll(set) : poller.afterError(failure);
       if (wait == null) {
         return set;
       }
-      try {
-        transport.sleeper().sleep(wait);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new FormationException("Interrupted while waiting for document set " + id, e);
-      }
+    }
+  }
+
+  private void sleep(String id, Duration wait) {
+    if (wait.isZero()) {
+      return;
+    }
+    try {
+      transport.sleeper().sleep(wait);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new FormationException("Interrupted while waiting for document set " + id, e);
     }
   }
 
@@ -144,42 +160,55 @@ public final class DocumentSets {
   /**
    * The async twin of {@link #awaitCompletion(String, PollOptions)}: the same decisions, but no
    * thread waits; polls run on OkHttp's dispatcher and waits on the client's scheduler. Cancelling
-   * the future stops the polling: no request starts after the cancel is seen.
+   * the future stops the polling: no request starts after the cancel is seen. The future always
+   * completes: a listener that throws (even an {@link Error}) fails it.
    */
   public CompletableFuture<DocumentSet> awaitCompletionAsync(String id, PollOptions options) {
     Objects.requireNonNull(options, "options");
-    Origins.requireId("document set id", id);
+    Poller poller = new Poller(id, options, clock, random, retryPolicy);
+    ApiRequest poll = getRequest(id).asPoll(poller.deadline());
     AsyncOperation<DocumentSet> operation = new AsyncOperation<>();
-    pollAsync(id, new Poller(options, clock, random, retryPolicy), operation);
+    Duration first = poller.beforeFirstPoll();
+    if (first.isZero()) {
+      pollAsync(poll, poller, operation);
+    } else {
+      operation.after(transport.sleeper().delay(first), () -> pollAsync(poll, poller, operation));
+    }
     return operation.result();
   }
 
-  private void pollAsync(String id, Poller poller, AsyncOperation<DocumentSet> operation) {
-    CompletableFuture<DocumentSet> poll = getAsync(id);
-    if (!operation.track(poll)) {
+  private void pollAsync(ApiRequest poll, Poller poller, AsyncOperation<DocumentSet> operation) {
+    CompletableFuture<DocumentSet> result = transport.sendAsync(poll, DocumentSets::read);
+    if (!operation.track(result)) {
       return;
     }
-    poll.whenComplete(
-        (set, error) -> {
-          if (operation.isDone()) {
-            return;
-          }
-          Duration wait;
-          try {
-            wait =
-                set != null
-                    ? poller.afterPoll(set)
-                    : poller.afterError(AsyncOperation.unwrap(error));
-          } catch (RuntimeException e) {
-            operation.fail(e);
-            return;
-          }
-          if (wait == null) {
-            operation.complete(set);
-            return;
-          }
-          operation.after(transport.sleeper().delay(wait), () -> pollAsync(id, poller, operation));
-        });
+    result.whenComplete(
+        (set, error) ->
+            operation.run(
+                () -> {
+                  if (operation.isDone()) {
+                    return;
+                  }
+                  Throwable failure = set != null ? null : AsyncOperation.unwrap(error);
+                  if (failure != null && !(failure instanceof RuntimeException)) {
+                    operation.fail(failure);
+                    return;
+                  }
+                  Duration wait =
+                      set != null
+                          ? poller.afterPoll(set)
+                          : poller.afterError((RuntimeException) failure);
+                  if (wait == null) {
+                    operation.complete(set);
+                    return;
+                  }
+                  operation.after(
+                      transport.sleeper().delay(wait), () -> pollAsync(poll, poller, operation));
+                }));
+  }
+
+  private static DocumentSet read(JsonResponse response) {
+    return Wire.documentSet(response.body());
   }
 
   private ApiRequest createRequest(CreateDocumentSetParams params) {
@@ -188,7 +217,7 @@ public final class DocumentSets {
       return new ApiRequest(
           "POST",
           origins.endpoint("document_sets"),
-          Wire.MAPPER.writeValueAsBytes(params.toJson()),
+          Wire.WRITER.writeValueAsBytes(params.toJson()),
           ApiRequest.ANY_JSON);
     } catch (JsonProcessingException e) {
       throw new IllegalArgumentException("The params cannot be written as JSON", e);

@@ -1,9 +1,11 @@
 package io.formation.sdk;
 
+import io.formation.sdk.internal.Checks;
 import io.formation.sdk.internal.Origins;
 import io.formation.sdk.internal.RetryPolicy;
 import io.formation.sdk.internal.SchedulerSleeper;
 import io.formation.sdk.internal.Sleeper;
+import io.formation.sdk.internal.Throttle;
 import io.formation.sdk.internal.Transport;
 import io.formation.sdk.internal.Version;
 import java.time.Clock;
@@ -48,8 +50,8 @@ import okhttp3.OkHttpClient;
  * Builder#trustOrigin}, redirects included. Links and action urls from the service are resolved
  * against the base URL and refused with {@link UntrustedOriginException} before anything is sent if
  * they point elsewhere. Plain {@code http} is refused except for loopback hosts unless {@link
- * Builder#allowInsecureHttp} is set. The token never appears in {@code toString()} or exception
- * messages.
+ * Builder#allowInsecureHttp} is set, and so is a base URL carrying credentials ({@code
+ * user:password@}). The token never appears in {@code toString()}, exception messages or bodies.
  */
 public final class FormationClient implements AutoCloseable {
   /** Environment variable read by {@link #fromEnv()} for the base URL. */
@@ -58,6 +60,10 @@ public final class FormationClient implements AutoCloseable {
   /** Environment variable read by {@link #fromEnv()} for the access token. */
   public static final String ACCESS_TOKEN_ENV = "FORMATION_ACCESS_TOKEN";
 
+  /** The default of {@link Builder#maxResponseBytes}: 8 MiB. */
+  public static final long DEFAULT_MAX_RESPONSE_BYTES = 8L * 1024 * 1024;
+
+  private static final long LARGEST_RESPONSE_BYTES = Integer.MAX_VALUE - 8;
   private static final int MAX_REQUESTS = 64;
   private static final int MAX_REQUESTS_PER_HOST = 16;
 
@@ -76,8 +82,20 @@ public final class FormationClient implements AutoCloseable {
     if (builder.tokenProvider == null) {
       throw new IllegalStateException("an accessToken or a tokenProvider is required");
     }
+    if (builder.accessToken != null) {
+      int bad = Checks.invalidHeaderCharAt(builder.accessToken);
+      if (bad >= 0) {
+        // The token itself is never part of the message.
+        throw new IllegalArgumentException(
+            "accessToken has a character not allowed in an HTTP header (at index " + bad + ")");
+      }
+    }
     Origins origins =
-        new Origins(builder.baseUrl, builder.trustedOrigins, builder.allowInsecureHttp);
+        new Origins(
+            builder.baseUrl,
+            builder.trustedOrigins,
+            builder.allowInsecureHttp,
+            Exceptions.INSTANCE);
     this.baseUrl = origins.base().toString();
     this.ownHttp = builder.httpClient == null ? newHttpClient() : null;
     OkHttpClient http =
@@ -103,8 +121,18 @@ public final class FormationClient implements AutoCloseable {
             origins,
             builder.tokenProvider,
             retryPolicy,
+            new Throttle(
+                builder.clock,
+                sleeper,
+                builder.random,
+                retryPolicy,
+                builder.budgetPerSecond,
+                builder.budgetBurst),
             sleeper,
-            Version.userAgent(builder.userAgentProduct));
+            scheduler,
+            Exceptions.INSTANCE,
+            Version.userAgent(builder.userAgentProduct),
+            builder.maxResponseBytes);
     this.teams = new Teams(transport, origins);
     this.forms = new Forms(transport, origins);
     this.documentSets =
@@ -139,6 +167,11 @@ public final class FormationClient implements AutoCloseable {
       throw new IllegalStateException("The environment variable " + name + " is not set");
     }
     return value;
+  }
+
+  /** The version of this SDK, such as {@code 0.1.0}; also in its jar's manifest. */
+  public static String version() {
+    return Version.SDK;
   }
 
   /** The teams the token can act for. */
@@ -214,6 +247,7 @@ public final class FormationClient implements AutoCloseable {
    */
   public static final class Builder {
     private String baseUrl;
+    private String accessToken;
     private TokenProvider tokenProvider;
     private Duration connectTimeout = Duration.ofSeconds(10);
     private Duration readTimeout = Duration.ofSeconds(30);
@@ -221,6 +255,9 @@ public final class FormationClient implements AutoCloseable {
     private Duration callTimeout = Duration.ofSeconds(60);
     private int maxRetries = 2;
     private Duration maxRetryAfter = Duration.ofSeconds(60);
+    private long maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES;
+    private double budgetPerSecond;
+    private int budgetBurst;
     private OkHttpClient httpClient;
     private final List<String> trustedOrigins = new ArrayList<>();
     private boolean allowInsecureHttp;
@@ -247,37 +284,48 @@ public final class FormationClient implements AutoCloseable {
       if (accessToken.isBlank()) {
         throw new IllegalArgumentException("accessToken must not be blank");
       }
+      this.accessToken = accessToken;
       this.tokenProvider = () -> accessToken;
       return this;
     }
 
-    /** A source of access tokens, asked before each request, for tokens that rotate. */
+    /**
+     * A source of access tokens, asked before each request, for tokens that rotate. A token it
+     * returns that is not a valid header value fails that call with a {@link FormationException},
+     * and nothing is sent.
+     */
     public Builder tokenProvider(TokenProvider tokenProvider) {
+      this.accessToken = null;
       this.tokenProvider = Objects.requireNonNull(tokenProvider, "tokenProvider");
       return this;
     }
 
-    /** Timeout for establishing a connection; default 10 s. */
+    /**
+     * Timeout for establishing a connection; default 10 s; zero for none. Timeouts are kept in
+     * whole milliseconds: a shorter positive one is rounded up to 1 ms, never down to "none".
+     *
+     * @throws IllegalArgumentException if negative or longer than {@code Integer.MAX_VALUE} ms
+     */
     public Builder connectTimeout(Duration timeout) {
-      this.connectTimeout = nonNegative("connectTimeout", timeout);
+      this.connectTimeout = timeout("connectTimeout", timeout);
       return this;
     }
 
-    /** Timeout between two reads of a response; default 30 s. */
+    /** Timeout between two reads of a response; default 30 s; as {@link #connectTimeout}. */
     public Builder readTimeout(Duration timeout) {
-      this.readTimeout = nonNegative("readTimeout", timeout);
+      this.readTimeout = timeout("readTimeout", timeout);
       return this;
     }
 
-    /** Timeout between two writes of a request; default 30 s. */
+    /** Timeout between two writes of a request; default 30 s; as {@link #connectTimeout}. */
     public Builder writeTimeout(Duration timeout) {
-      this.writeTimeout = nonNegative("writeTimeout", timeout);
+      this.writeTimeout = timeout("writeTimeout", timeout);
       return this;
     }
 
-    /** Timeout for one whole attempt of a call; default 60 s; zero for none. */
+    /** Timeout for one whole attempt of a call; default 60 s; as {@link #connectTimeout}. */
     public Builder callTimeout(Duration timeout) {
-      this.callTimeout = nonNegative("callTimeout", timeout);
+      this.callTimeout = timeout("callTimeout", timeout);
       return this;
     }
 
@@ -293,6 +341,44 @@ public final class FormationClient implements AutoCloseable {
     /** The longest Retry-After the SDK honours before retrying; default 60 s. */
     public Builder maxRetryAfter(Duration max) {
       this.maxRetryAfter = nonNegative("maxRetryAfter", max);
+      return this;
+    }
+
+    /**
+     * A request budget every call of this client shares, blocking and async: at most {@code
+     * requestsPerSecond} on average, and {@code burst} at once after a quiet spell. Calls beyond it
+     * wait their turn, first come, first served (async ones without parking a thread), and polls of
+     * {@code awaitCompletion} give way to creates, forms and actions when the budget is short. Set
+     * it at or a little under the service's rate limit when many sets are in flight. Default: none.
+     *
+     * @throws IllegalArgumentException if the rate is not positive and finite or the burst below 1
+     */
+    public Builder requestBudget(double requestsPerSecond, int burst) {
+      if (!(requestsPerSecond > 0) || Double.isInfinite(requestsPerSecond)) {
+        throw new IllegalArgumentException(
+            "requestsPerSecond must be positive, was " + requestsPerSecond);
+      }
+      if (burst < 1) {
+        throw new IllegalArgumentException("burst must be at least 1, was " + burst);
+      }
+      this.budgetPerSecond = requestsPerSecond;
+      this.budgetBurst = burst;
+      return this;
+    }
+
+    /**
+     * The most of a response body the SDK reads, counted after decompression; default 8 MiB. A
+     * successful answer that is longer fails with {@link InvalidResponseException} instead of
+     * filling the heap; an error answer keeps its status, with its body cut short.
+     *
+     * @throws IllegalArgumentException if not positive, or 2 GiB or more
+     */
+    public Builder maxResponseBytes(long bytes) {
+      if (bytes < 1 || bytes > LARGEST_RESPONSE_BYTES) {
+        throw new IllegalArgumentException(
+            "maxResponseBytes must be between 1 and " + LARGEST_RESPONSE_BYTES + ", was " + bytes);
+      }
+      this.maxResponseBytes = bytes;
       return this;
     }
 
@@ -327,8 +413,13 @@ public final class FormationClient implements AutoCloseable {
      */
     public Builder userAgent(String product) {
       Objects.requireNonNull(product, "product");
-      if (product.isBlank() || product.chars().anyMatch(c -> c < 0x20 || c > 0x7e)) {
-        throw new IllegalArgumentException("userAgent must be printable ASCII: " + product);
+      if (product.isBlank()) {
+        throw new IllegalArgumentException("userAgent must not be blank");
+      }
+      int bad = Checks.invalidHeaderCharAt(product);
+      if (bad >= 0) {
+        throw new IllegalArgumentException(
+            "userAgent has a character not allowed in an HTTP header (at index " + bad + ")");
       }
       this.userAgentProduct = product.strip();
       return this;
@@ -357,6 +448,17 @@ public final class FormationClient implements AutoCloseable {
      */
     public FormationClient build() {
       return new FormationClient(this);
+    }
+
+    /** A timeout as OkHttp keeps it: whole milliseconds, a positive one never rounded to zero. */
+    private static Duration timeout(String name, Duration value) {
+      nonNegative(name, value);
+      if (value.compareTo(Duration.ofMillis(Integer.MAX_VALUE)) > 0) {
+        throw new IllegalArgumentException(
+            name + " must be at most " + Integer.MAX_VALUE + " ms, was " + value);
+      }
+      Duration millis = Duration.ofMillis(value.toMillis());
+      return millis.isZero() && !value.isZero() ? Duration.ofMillis(1) : millis;
     }
 
     private static Duration nonNegative(String name, Duration value) {

@@ -3,8 +3,11 @@ package io.formation.sdk;
 import io.formation.sdk.model.DocumentSet;
 
 /**
- * {@link DocumentSets#awaitCompletion} stopped because the document set is {@code input_needed}:
- * waiting longer cannot help until the partner submits form values. Pass {@link
+ * {@link DocumentSets#awaitCompletion} stopped because the document set needs input: it was still
+ * {@code input_needed} when the wait's {@link PollOptions#inputNeededGrace() grace period} ran out,
+ * or it came back to {@code input_needed} after a later state (the service asks for more, after a
+ * review say). Waiting longer cannot help until the partner submits form values: fetch the forms
+ * again, submit the ones that need values, and wait again. Pass {@link
  * PollOptions.Builder#waitThroughInputNeeded(boolean)} to keep waiting instead (for example while
  * another process collects the values).
  *
@@ -20,8 +23,17 @@ public class InputNeededException extends FormationException {
   private final transient DocumentSet documentSet;
 
   /** Creates the exception for a document set that needs input. */
-  public InputNeededException(DocumentSet documentSet) {
-    super("Document set " + documentSet.id() + " needs input: submit its forms, then wait again");
+  InputNeededException(DocumentSet documentSet) {
+    this(documentSet, "submit its forms, then wait again");
+  }
+
+  /**
+   * Creates the exception, saying why the wait stopped.
+   *
+   * @param detail what the caller should do, for the message
+   */
+  InputNeededException(DocumentSet documentSet, String detail) {
+    super("Document set " + documentSet.id() + " needs input: " + detail);
     this.documentSet = documentSet;
   }
 

@@ -20,7 +20,10 @@ import java.util.function.Consumer;
  * }</pre>
  *
  * <p>Defaults: 1 s, growing ×1.5 up to 30 s, up to 10% jitter taken off each wait, a 30 minute
- * timeout, stop on {@code input_needed}, no listener.
+ * timeout, a 60 second grace period for {@code input_needed}, no listener.
+ *
+ * <p>Durations too long for clock arithmetic (say {@code ChronoUnit.FOREVER.getDuration()}) are
+ * taken as about a hundred years: a timeout that long means no timeout.
  */
 public final class PollOptions {
   private static final PollOptions DEFAULTS = builder().build();
@@ -30,6 +33,8 @@ public final class PollOptions {
   private final Duration maxInterval;
   private final double jitter;
   private final Duration timeout;
+  private final Duration inputNeededGrace;
+  private final Duration firstPollWithin;
   private final boolean waitThroughInputNeeded;
   private final Consumer<DocumentSet> onStateChange;
 
@@ -39,6 +44,8 @@ public final class PollOptions {
     this.maxInterval = builder.maxInterval;
     this.jitter = builder.jitter;
     this.timeout = builder.timeout;
+    this.inputNeededGrace = builder.inputNeededGrace;
+    this.firstPollWithin = builder.firstPollWithin;
     this.waitThroughInputNeeded = builder.waitThroughInputNeeded;
     this.onStateChange = builder.onStateChange;
   }
@@ -83,6 +90,24 @@ public final class PollOptions {
     return timeout;
   }
 
+  /**
+   * How long after the wait began a set that is still {@code input_needed} is polled before the
+   * wait stops with {@link InputNeededException}: a service that works asynchronously may not yet
+   * have processed the last submission. A set that returns to {@code input_needed} after a later
+   * state stops the wait at once.
+   */
+  public Duration inputNeededGrace() {
+    return inputNeededGrace;
+  }
+
+  /**
+   * The first poll happens at a random moment within this duration; zero (the default) polls at
+   * once. Resuming many waits at once (after a restart, say), it spreads their first polls.
+   */
+  public Duration firstPollWithin() {
+    return firstPollWithin;
+  }
+
   /** Whether to keep polling when the state is {@code input_needed} instead of stopping. */
   public boolean waitThroughInputNeeded() {
     return waitThroughInputNeeded;
@@ -105,6 +130,10 @@ public final class PollOptions {
         + jitter
         + ", timeout="
         + timeout
+        + ", inputNeededGrace="
+        + inputNeededGrace
+        + ", firstPollWithin="
+        + firstPollWithin
         + ", waitThroughInputNeeded="
         + waitThroughInputNeeded
         + "}";
@@ -117,6 +146,8 @@ public final class PollOptions {
     private Duration maxInterval = Duration.ofSeconds(30);
     private double jitter = 0.1;
     private Duration timeout = Duration.ofMinutes(30);
+    private Duration inputNeededGrace = Duration.ofSeconds(60);
+    private Duration firstPollWithin = Duration.ZERO;
     private boolean waitThroughInputNeeded;
     private Consumer<DocumentSet> onStateChange = set -> {};
 
@@ -128,6 +159,8 @@ public final class PollOptions {
       this.maxInterval = options.maxInterval;
       this.jitter = options.jitter;
       this.timeout = options.timeout;
+      this.inputNeededGrace = options.inputNeededGrace;
+      this.firstPollWithin = options.firstPollWithin;
       this.waitThroughInputNeeded = options.waitThroughInputNeeded;
       this.onStateChange = options.onStateChange;
     }
@@ -165,6 +198,32 @@ public final class PollOptions {
     /** The overall timeout; positive. */
     public Builder timeout(Duration timeout) {
       this.timeout = positive("timeout", timeout);
+      return this;
+    }
+
+    /**
+     * How long a set still {@code input_needed} is polled, from the start of the wait, before the
+     * wait stops; default 60 s; zero stops at the first {@code input_needed}.
+     */
+    public Builder inputNeededGrace(Duration grace) {
+      Objects.requireNonNull(grace, "grace");
+      if (grace.isNegative()) {
+        throw new IllegalArgumentException("inputNeededGrace must not be negative, was " + grace);
+      }
+      this.inputNeededGrace = grace;
+      return this;
+    }
+
+    /**
+     * Spreads the first poll over this duration (a random moment within it); default zero, at once.
+     * For waits resumed in bulk after a restart, so they do not all poll at the same instant.
+     */
+    public Builder firstPollWithin(Duration window) {
+      Objects.requireNonNull(window, "window");
+      if (window.isNegative()) {
+        throw new IllegalArgumentException("firstPollWithin must not be negative, was " + window);
+      }
+      this.firstPollWithin = window;
       return this;
     }
 

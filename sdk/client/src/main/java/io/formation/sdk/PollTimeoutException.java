@@ -2,40 +2,67 @@ package io.formation.sdk;
 
 import io.formation.sdk.model.DocumentSet;
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * {@link DocumentSets#awaitCompletion} reached its deadline before the document set completed.
- * Carries the last document set seen, so the caller can show where it stopped.
+ * Carries the last document set seen, so the caller can show where it stopped; when no poll
+ * succeeded before the deadline, that is empty and the {@link #getCause() cause} is the last
+ * failure.
  *
  * <pre>{@code
  * catch (PollTimeoutException e) {
- *   System.out.println("still " + e.lastSeen().state() + " after " + e.timeout());
+ *   String where = e.lastSeen().map(set -> set.state().value()).orElse("unknown");
+ *   System.out.println(e.documentSetId() + " still " + where + " after " + e.timeout());
  * }
  * }</pre>
  */
 public class PollTimeoutException extends FormationException {
   private static final long serialVersionUID = 1L;
 
+  private final String documentSetId;
   private final transient DocumentSet lastSeen;
   private final Duration timeout;
 
-  /** Creates the exception. */
-  public PollTimeoutException(DocumentSet lastSeen, Duration timeout) {
+  /**
+   * Creates the exception.
+   *
+   * @param documentSetId the document set waited for
+   * @param lastSeen the last document set seen, or null if no poll succeeded
+   * @param timeout the overall timeout that ran out
+   * @param lastFailure the last failed poll, or null
+   */
+  PollTimeoutException(
+      String documentSetId, DocumentSet lastSeen, Duration timeout, Throwable lastFailure) {
     super(
         "Document set "
-            + lastSeen.id()
-            + " was still "
-            + lastSeen.state()
+            + documentSetId
+            + (lastSeen != null
+                ? " was still " + lastSeen.state()
+                : " could not be read ("
+                    + (lastFailure == null ? "no answer" : lastFailure.getMessage())
+                    + ")")
             + " when the wait of "
             + timeout
-            + " ran out");
+            + " ran out",
+        lastFailure);
+    this.documentSetId = documentSetId;
     this.lastSeen = lastSeen;
     this.timeout = timeout;
   }
 
-  /** The last document set seen before the deadline. */
-  public DocumentSet lastSeen() {
-    return lastSeen;
+  /** The id of the document set waited for. */
+  public String documentSetId() {
+    return documentSetId;
+  }
+
+  /**
+   * The last document set seen before the deadline: its id, state and app link (its {@code raw()}
+   * is a missing node: a wait keeps no JSON tree, so thousands of waits stay cheap; the full set of
+   * each state went to the {@code onStateChange} listener); empty if no poll succeeded.
+   */
+  public Optional<DocumentSet> lastSeen() {
+    return Optional.ofNullable(lastSeen);
   }
 
   /** The overall timeout that ran out. */

@@ -1,5 +1,7 @@
 package io.formation.sdk;
 
+import com.fasterxml.jackson.databind.node.MissingNode;
+import io.formation.sdk.internal.Checks;
 import io.formation.sdk.internal.RetryPolicy;
 import io.formation.sdk.model.DocumentSet;
 import java.time.Clock;
@@ -10,44 +12,87 @@ import java.util.function.DoubleSupplier;
 /**
  * The decisions of one wait for completion, shared by the blocking and the async loop: after each
  * poll (or failed poll) it says how long to wait, or ends the wait.
+ *
+ * <p>The rule for {@code input_needed}: a service works asynchronously, so a set may still read
+ * {@code input_needed} for a while after its last form was accepted. The wait keeps polling it
+ * until {@link PollOptions#inputNeededGrace()} has passed since the wait began, and only then stops
+ * with {@link InputNeededException}. A set that comes back to {@code input_needed} after any other
+ * state was seen is asking for more input, and stops the wait at once.
  */
 final class Poller {
+  private final String id;
   private final PollOptions options;
   private final Clock clock;
   private final DoubleSupplier random;
   private final RetryPolicy retryPolicy;
   private final Instant deadline;
+  private final Instant graceEnd;
+  private final Duration maxInterval;
   private Duration interval;
   private DocumentSet lastSeen;
+  private boolean movedOn;
+  private RuntimeException lastFailure;
 
-  Poller(PollOptions options, Clock clock, DoubleSupplier random, RetryPolicy retryPolicy) {
+  Poller(
+      String id, PollOptions options, Clock clock, DoubleSupplier random, RetryPolicy retryPolicy) {
+    this.id = id;
     this.options = options;
     this.clock = clock;
     this.random = random;
     this.retryPolicy = retryPolicy;
-    this.deadline = clock.instant().plus(options.timeout());
-    this.interval = options.initialInterval();
+    Instant start = clock.instant();
+    this.deadline = Checks.plus(start, options.timeout());
+    this.graceEnd = Checks.plus(start, options.inputNeededGrace());
+    this.maxInterval = Checks.capped(options.maxInterval());
+    this.interval = Checks.capped(options.initialInterval());
+  }
+
+  /** When the wait ends with {@link PollTimeoutException}; retries inside a poll stop there too. */
+  Instant deadline() {
+    return deadline;
+  }
+
+  /** The wait before the first poll: a random moment within {@link PollOptions#firstPollWithin}. */
+  Duration beforeFirstPoll() {
+    Duration window = Checks.capped(options.firstPollWithin());
+    return Duration.ofNanos((long) (window.toNanos() * random.getAsDouble()));
   }
 
   /**
    * After a poll: null when the set is complete, else the wait before the next poll.
    *
-   * @throws InputNeededException when the set needs input and the options say to stop there
+   * @throws InputNeededException when the set needs input (see the class comment)
    * @throws PollTimeoutException when the deadline has passed
    */
   Duration afterPoll(DocumentSet set) {
     boolean changed = lastSeen == null || !lastSeen.state().equals(set.state());
-    lastSeen = set;
+    if (changed || !lastSeen.appLink().equals(set.appLink())) {
+      // What a timeout reports, without the JSON tree: thousands of waits each hold only this.
+      lastSeen = new DocumentSet(set.id(), set.state(), set.appLink(), MissingNode.getInstance());
+    }
     if (changed) {
       options.onStateChange().accept(set);
     }
     if (set.state().isComplete()) {
       return null;
     }
-    if (set.state().needsInput() && !options.waitThroughInputNeeded()) {
-      throw new InputNeededException(set);
+    if (!set.state().needsInput()) {
+      movedOn = true;
+    } else if (!options.waitThroughInputNeeded()) {
+      if (movedOn) {
+        throw new InputNeededException(
+            set, "the service asks for input again: fetch its forms, submit, then wait again");
+      }
+      if (!clock.instant().isBefore(graceEnd)) {
+        throw new InputNeededException(
+            set,
+            "still input_needed "
+                + options.inputNeededGrace()
+                + " after the wait began: submit its forms, then wait again");
+      }
+      return nextWait(Duration.ZERO, graceEnd);
     }
-    return nextWait(Duration.ZERO, null);
+    return nextWait(Duration.ZERO, Instant.MAX);
   }
 
   /**
@@ -58,28 +103,34 @@ final class Poller {
     if (Thread.currentThread().isInterrupted() || !isTransient(error)) {
       throw error;
     }
+    if (lastFailure == null || !(error instanceof NetworkException n && !n.requestSent())) {
+      // An answer of the service (a 503, say) says more than a poll that was not even sent.
+      lastFailure = error;
+    }
     Duration retryAfter = null;
     if (error instanceof ApiException api) {
       retryAfter = retryPolicy.retryAfter(api.headers());
     }
-    return nextWait(retryAfter == null ? Duration.ZERO : retryAfter, error);
+    return nextWait(retryAfter == null ? Duration.ZERO : retryAfter, Instant.MAX);
   }
 
-  private Duration nextWait(Duration atLeast, RuntimeException error) {
-    Duration remaining = Duration.between(clock.instant(), deadline);
+  /** The next wait: the interval less jitter, at least {@code atLeast}, ending by both limits. */
+  private Duration nextWait(Duration atLeast, Instant pollBy) {
+    Instant now = clock.instant();
+    Duration remaining = Duration.between(now, deadline);
     if (remaining.isNegative() || remaining.isZero()) {
-      if (lastSeen == null) {
-        throw error;
-      }
-      throw new PollTimeoutException(lastSeen, options.timeout());
+      throw new PollTimeoutException(id, lastSeen, options.timeout(), lastFailure);
     }
     Duration wait =
         interval.minusNanos((long) (interval.toNanos() * options.jitter() * random.getAsDouble()));
-    long grown =
-        (long) Math.min(interval.toNanos() * options.multiplier(), options.maxInterval().toNanos());
+    long grown = (long) Math.min(interval.toNanos() * options.multiplier(), maxInterval.toNanos());
     interval = Duration.ofNanos(grown);
     if (wait.compareTo(atLeast) < 0) {
       wait = atLeast;
+    }
+    Duration untilPollBy = Duration.between(now, pollBy);
+    if (wait.compareTo(untilPollBy) > 0) {
+      wait = untilPollBy;
     }
     return wait.compareTo(remaining) > 0 ? remaining : wait;
   }

@@ -2,8 +2,9 @@ package io.formation.sdk;
 
 /**
  * A URL handed back by the service (a {@code next} link, an action url) points at an origin other
- * than the base URL's and one the caller did not trust. Nothing was sent: the bearer token only
- * goes to trusted origins. Trust an origin with {@link FormationClient.Builder#trustOrigin}.
+ * than the base URL's and one the caller did not trust, or is not an http(s) URL at all. Nothing
+ * was sent: the bearer token only goes to trusted origins. Trust an origin with {@link
+ * FormationClient.Builder#trustOrigin}.
  *
  * <pre>{@code
  * FormationClient client = FormationClient.builder()
@@ -18,18 +19,24 @@ public class UntrustedOriginException extends FormationException {
 
   private final String origin;
 
-  /** Creates the exception for a refused origin such as {@code https://other.example:443}. */
-  public UntrustedOriginException(String origin, String url) {
+  /**
+   * Creates the exception for a refused origin such as {@code https://other.example:443}, or a
+   * scheme such as {@code javascript:}. The message names only that: the rest of a hostile URL can
+   * carry anything, the token included.
+   */
+  UntrustedOriginException(String origin) {
     super(
-        "Refused to send the access token to "
-            + origin
-            + " (from "
-            + url
-            + "): not the base URL's origin and not trusted");
+        origin.contains("://")
+            ? "Refused to send the access token to "
+                + origin
+                + ": not the base URL's origin and not trusted"
+            : "Refused a URL that is not http(s) (" + origin + ")");
     this.origin = origin;
   }
 
-  /** The refused origin, as {@code scheme://host:port}. */
+  /**
+   * The refused origin, as {@code scheme://host:port}, or the scheme of a URL that is not http(s).
+   */
   public String origin() {
     return origin;
   }

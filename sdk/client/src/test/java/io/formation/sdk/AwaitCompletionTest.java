@@ -252,8 +252,9 @@ class AwaitCompletionTest {
           .isInstanceOfSatisfying(
               PollTimeoutException.class,
               e -> {
-                assertThat(e.lastSeen().id()).isEqualTo(ID);
-                assertThat(e.lastSeen().state()).isEqualTo(DocumentSetState.FINALIZING);
+                assertThat(e.lastSeen().orElseThrow().id()).isEqualTo(ID);
+                assertThat(e.lastSeen().orElseThrow().state())
+                    .isEqualTo(DocumentSetState.FINALIZING);
                 assertThat(e.timeout()).isEqualTo(ofSeconds(10));
               });
     }
@@ -264,7 +265,8 @@ class AwaitCompletionTest {
 
   @ParameterizedTest
   @EnumSource(Mode.class)
-  void theDeadlineWithoutASuccessfulPollThrowsTheLastFailure(Mode mode) throws Exception {
+  void theDeadlineWithoutASuccessfulPollTimesOutWithTheLastFailureAsCause(Mode mode)
+      throws Exception {
     PollOptions options =
         options()
             .initialInterval(ofSeconds(1))
@@ -278,7 +280,14 @@ class AwaitCompletionTest {
     try (FormationClient client = TestClients.builder(server, time).maxRetries(0).build()) {
       assertThatThrownBy(() -> mode.await(client, ID, options))
           .isInstanceOfSatisfying(
-              ServerException.class, e -> assertThat(e.statusCode()).isEqualTo(503));
+              PollTimeoutException.class,
+              e -> {
+                assertThat(e.lastSeen()).isEmpty();
+                assertThat(e.documentSetId()).isEqualTo(ID);
+                assertThat(e.getCause())
+                    .isInstanceOfSatisfying(
+                        ServerException.class, c -> assertThat(c.statusCode()).isEqualTo(503));
+              });
     }
     assertThat(time.sleeps()).containsExactly(ofSeconds(1), ofSeconds(1), ofSeconds(1));
     assertThat(seen).isEmpty();
@@ -305,14 +314,122 @@ class AwaitCompletionTest {
 
   @ParameterizedTest
   @EnumSource(Mode.class)
-  void inputNeededOnTheFirstPollStopsWithoutWaiting(Mode mode) throws Exception {
+  void inputNeededIsPolledUntilTheGracePeriodEndsThenStopsTheWait(Mode mode) throws Exception {
+    script("input_needed", "input_needed", "input_needed", "input_needed", "complete");
+    PollOptions options = options().inputNeededGrace(ofSeconds(5)).build();
+    try (FormationClient client = TestClients.client(server, time)) {
+      assertThatThrownBy(() -> mode.await(client, ID, options))
+          .isInstanceOfSatisfying(
+              InputNeededException.class,
+              e -> {
+                assertThat(e.documentSet().id()).isEqualTo(ID);
+                assertThat(e).hasMessageContaining("still input_needed");
+              });
+    }
+    // Polls at 0, 1 and 3 s, and the last wait is cut short to end with the grace period, at 5 s.
+    assertThat(time.sleeps()).containsExactly(ofSeconds(1), ofSeconds(2), ofSeconds(2));
+    assertThat(seen).containsExactly("input_needed");
+    assertEveryRequestPolledTheSet(4);
+  }
+
+  @ParameterizedTest
+  @EnumSource(Mode.class)
+  void aServiceStillProcessingTheLastSubmissionIsWaitedForWithTheDefaults(Mode mode)
+      throws Exception {
+    // Still input_needed 13 s into the wait (polls at 0, 1, 2.5, 4.75, 8.1 and 13.2 s with the
+    // default 1 s growing by half), moved on by the poll at 20.8 s.
+    script(
+        "input_needed",
+        "input_needed",
+        "input_needed",
+        "input_needed",
+        "input_needed",
+        "input_needed",
+        "payment_processing",
+        "complete");
+    PollOptions defaults =
+        PollOptions.defaults()
+            .newBuilder()
+            .jitter(0)
+            .onStateChange(s -> seen.add(s.state().value()))
+            .build();
+    DocumentSet done;
+    try (FormationClient client = TestClients.client(server, time)) {
+      done = mode.await(client, ID, defaults);
+    }
+    assertThat(done.state().isComplete()).isTrue();
+    assertThat(seen).containsExactly("input_needed", "payment_processing", "complete");
+  }
+
+  @ParameterizedTest
+  @EnumSource(Mode.class)
+  void firstPollWithinSpreadsTheFirstPollOverTheWindow(Mode mode) throws Exception {
+    script("finalizing", "complete");
+    try (FormationClient client = TestClients.client(server, time)) {
+      mode.await(client, ID, options().firstPollWithin(ofSeconds(30)).build());
+    }
+    // The test's random is 1.0: the first poll comes at the end of the window.
+    assertThat(time.sleeps()).containsExactly(ofSeconds(30), ofSeconds(1));
+    assertEveryRequestPolledTheSet(2);
+  }
+
+  @ParameterizedTest
+  @EnumSource(Mode.class)
+  void aTimedOutWaitKeepsTheLastStateButNotItsJsonTree(Mode mode) throws Exception {
+    script("finalizing", "finalizing");
+    PollOptions options = options().timeout(ofSeconds(1)).build();
+    try (FormationClient client = TestClients.client(server, time)) {
+      assertThatThrownBy(() -> mode.await(client, ID, options))
+          .isInstanceOfSatisfying(
+              PollTimeoutException.class,
+              e -> {
+                DocumentSet last = e.lastSeen().orElseThrow();
+                assertThat(last.id()).isEqualTo(ID);
+                assertThat(last.state()).isEqualTo(DocumentSetState.FINALIZING);
+                assertThat(last.raw().isMissingNode()).isTrue();
+              });
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Mode.class)
+  void aGraceOfZeroStopsAtTheFirstInputNeededWithoutWaiting(Mode mode) throws Exception {
     script("input_needed", "complete");
     try (FormationClient client = TestClients.client(server, time)) {
-      assertThatThrownBy(() -> mode.await(client, ID, options().build()))
+      assertThatThrownBy(
+              () -> mode.await(client, ID, options().inputNeededGrace(Duration.ZERO).build()))
           .isInstanceOf(InputNeededException.class);
     }
     assertThat(time.sleeps()).isEmpty();
     assertEveryRequestPolledTheSet(1);
+  }
+
+  @ParameterizedTest
+  @EnumSource(Mode.class)
+  void aSetAskingForInputAgainAfterALaterStateStopsTheWaitAtOnce(Mode mode) throws Exception {
+    script("input_needed", "signature_requests_needed", "input_needed", "complete");
+    PollOptions options = options().inputNeededGrace(ofSeconds(600)).build();
+    try (FormationClient client = TestClients.client(server, time)) {
+      assertThatThrownBy(() -> mode.await(client, ID, options))
+          .isInstanceOfSatisfying(
+              InputNeededException.class,
+              e -> assertThat(e).hasMessageContaining("asks for input again"));
+    }
+    assertThat(seen).containsExactly("input_needed", "signature_requests_needed", "input_needed");
+    assertThat(time.sleeps()).containsExactly(ofSeconds(1), ofSeconds(2));
+    assertEveryRequestPolledTheSet(3);
+  }
+
+  @ParameterizedTest
+  @EnumSource(Mode.class)
+  void statesTheInterfaceDoesNotListAreWaitedThroughAndReported(Mode mode) throws Exception {
+    script("payment_processing", "in_review_by_counsel", "complete");
+    DocumentSet done;
+    try (FormationClient client = TestClients.client(server, time)) {
+      done = mode.await(client, ID, options().build());
+    }
+    assertThat(done.state().isComplete()).isTrue();
+    assertThat(seen).containsExactly("payment_processing", "in_review_by_counsel", "complete");
   }
 
   @ParameterizedTest
@@ -515,7 +632,8 @@ class AwaitCompletionTest {
           Waiting.start(() -> client.documentSets().awaitCompletion(ID, interrupting));
       waiting.assertStoppedByInterrupt();
       assertThat(waiting.failure.get())
-          .isInstanceOf(NetworkException.class)
+          .isExactlyInstanceOf(FormationException.class)
+          .hasMessageContaining("Interrupted")
           .hasCauseInstanceOf(InterruptedIOException.class);
     }
     // The interrupted poll never reached the service, and no poll was tried after it.

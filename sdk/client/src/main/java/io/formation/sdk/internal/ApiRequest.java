@@ -1,17 +1,20 @@
 package io.formation.sdk.internal;
 
+import java.time.Instant;
 import java.util.Objects;
 import okhttp3.HttpUrl;
 
 /**
  * One call to the service, before auth and retries.
  *
- * @param method upper-case HTTP method
+ * @param method upper-case HTTP method, an RFC 9110 token
  * @param url the resolved URL, already checked against the trusted origins
  * @param body JSON body, or null for none
  * @param accept the Accept header
+ * @param deadline when a poll's retries must stop (its wait's timeout); null for every other call,
+ *     which also tells polls, which yield to other calls under a request budget, from the rest
  */
-public record ApiRequest(String method, HttpUrl url, byte[] body, String accept) {
+public record ApiRequest(String method, HttpUrl url, byte[] body, String accept, Instant deadline) {
   public static final String JSON = "application/json";
   public static final String JSON_API = "application/vnd.api+json";
 
@@ -22,9 +25,27 @@ public record ApiRequest(String method, HttpUrl url, byte[] body, String accept)
     Objects.requireNonNull(method, "method");
     Objects.requireNonNull(url, "url");
     Objects.requireNonNull(accept, "accept");
+    if (!Checks.isToken(method)) {
+      // The method goes into the request line as is: anything but a token would rewrite it.
+      throw new IllegalArgumentException("Not a valid HTTP method");
+    }
+  }
+
+  public ApiRequest(String method, HttpUrl url, byte[] body, String accept) {
+    this(method, url, body, accept, null);
   }
 
   public static ApiRequest get(HttpUrl url, String accept) {
     return new ApiRequest("GET", url, null, accept);
+  }
+
+  /** The same request as a poll of a wait ending at the deadline. */
+  public ApiRequest asPoll(Instant deadline) {
+    return new ApiRequest(method, url, body, accept, Objects.requireNonNull(deadline, "deadline"));
+  }
+
+  /** Whether this is a poll of a wait for completion. */
+  public boolean isPoll() {
+    return deadline != null;
   }
 }

@@ -1,6 +1,5 @@
 package io.formation.sdk.internal;
 
-import io.formation.sdk.FormationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Future;
@@ -58,18 +57,29 @@ public final class AsyncOperation<T> {
           if (failure != null) {
             fail(unwrap(failure));
           } else {
-            next.run();
+            run(next);
           }
         });
   }
 
+  /**
+   * Runs code of this operation on whatever thread completed the previous step. Anything it throws,
+   * an {@link Error} included, fails the operation: thrown inside a future's callback it would
+   * otherwise be lost, and the caller's future would never complete.
+   */
+  public void run(Runnable code) {
+    try {
+      code.run();
+    } catch (Throwable t) {
+      fail(t);
+    }
+  }
+
   /** The exception a future failed with, without the CompletionException wrapper. */
-  public static RuntimeException unwrap(Throwable error) {
-    Throwable cause =
-        error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-    return cause instanceof RuntimeException runtime
-        ? runtime
-        : new FormationException(cause.toString(), cause);
+  public static Throwable unwrap(Throwable error) {
+    return error instanceof CompletionException && error.getCause() != null
+        ? error.getCause()
+        : error;
   }
 
   public boolean isDone() {

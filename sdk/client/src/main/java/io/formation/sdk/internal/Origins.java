@@ -1,6 +1,5 @@
 package io.formation.sdk.internal;
 
-import io.formation.sdk.UntrustedOriginException;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.Set;
@@ -13,16 +12,22 @@ import okhttp3.HttpUrl;
 public final class Origins {
   private final HttpUrl base;
   private final Set<String> trusted;
+  private final Failures failures;
 
   /**
    * @param baseUrl the service's base URL; a path prefix is kept
    * @param trustedOrigins further origins the caller trusts with the token
    * @param allowInsecureHttp whether plain http is allowed for a host that is not loopback
    */
-  public Origins(String baseUrl, Collection<String> trustedOrigins, boolean allowInsecureHttp) {
+  public Origins(
+      String baseUrl,
+      Collection<String> trustedOrigins,
+      boolean allowInsecureHttp,
+      Failures failures) {
+    this.failures = failures;
     this.base = withTrailingSlash(parse("base URL", baseUrl, allowInsecureHttp));
     if (base.query() != null || base.fragment() != null) {
-      throw new IllegalArgumentException("base URL must not have a query or fragment: " + baseUrl);
+      throw new IllegalArgumentException("base URL must not have a query or fragment");
     }
     Set<String> origins = new LinkedHashSet<>();
     origins.add(origin(base));
@@ -48,18 +53,27 @@ public final class Origins {
   /**
    * Resolves a link or action url the service returned against the base URL, exactly as given.
    *
-   * @throws UntrustedOriginException if it points at an origin the token must not go to
-   * @throws IllegalArgumentException if it is not a URL reference
+   * @throws io.formation.sdk.UntrustedOriginException if it points at an origin the token must not
+   *     go to, or is not an http(s) URL at all ({@code javascript:}, {@code ftp:}...); nothing is
+   *     sent
    */
   public HttpUrl resolve(String link) {
     HttpUrl url = base.resolve(link);
     if (url == null) {
-      throw new IllegalArgumentException("Not a usable http(s) URL: " + link);
+      int colon = link.indexOf(':');
+      boolean schemeLike = colon > 0 && link.substring(0, colon).matches("[A-Za-z][A-Za-z0-9+.-]*");
+      throw failures.untrustedOrigin(schemeLike ? link.substring(0, colon + 1) : "unusable");
     }
     if (!isTrusted(url)) {
-      throw new UntrustedOriginException(origin(url), url.toString());
+      throw failures.untrustedOrigin(origin(url));
     }
     return url;
+  }
+
+  /** The text of a URL up to its query, for messages: a query can hold a cursor or a signature. */
+  public static String withoutQuery(String url) {
+    int query = url.indexOf('?');
+    return query < 0 ? url : url.substring(0, query);
   }
 
   public boolean isTrusted(HttpUrl url) {
@@ -86,14 +100,22 @@ public final class Origins {
       throw new IllegalArgumentException(what + " must not be blank");
     }
     HttpUrl url = HttpUrl.parse(value.strip());
+    // The value is echoed only when it cannot carry credentials.
+    String shown = value.contains("@") ? "(not shown: it has an @)" : value;
     if (url == null) {
-      throw new IllegalArgumentException(what + " is not an http(s) URL: " + value);
+      throw new IllegalArgumentException(what + " is not an http(s) URL: " + shown);
+    }
+    if (!url.username().isEmpty() || !url.password().isEmpty()) {
+      throw new IllegalArgumentException(
+          what
+              + " must not carry credentials (user:password@): the SDK authenticates with the"
+              + " access token alone");
     }
     if (url.scheme().equals("http") && !allowInsecureHttp && !isLoopback(url.host())) {
       throw new IllegalArgumentException(
           what
               + " uses plain http for a host that is not loopback: "
-              + value
+              + shown
               + " (use https, or allowInsecureHttp(true) if you really mean it)");
     }
     return url;

@@ -5,10 +5,15 @@ import okhttp3.Call;
 import okhttp3.Headers;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
+import okio.Buffer;
+import okio.BufferedSource;
 
 /**
- * What one attempt produced: a fully read response, or the I/O failure that ended it.
+ * What one attempt produced: a response read up to the size limit, or the I/O failure that ended
+ * it.
  *
+ * @param body the body as read: at most the limit, so a too-large answer never fills the heap
+ * @param tooLarge whether the body went on past the limit (counted after decompression)
  * @param requestSent whether the request reached the network, so the service may have acted on it
  * @param stopped whether the calling thread was interrupted: such a failure is final. (Not a
  *     cancelled call: OkHttp cancels a call whose callTimeout ran out, and that one may retry.)
@@ -18,25 +23,40 @@ record Outcome(
     int statusCode,
     Headers headers,
     byte[] body,
+    boolean tooLarge,
     IOException failure,
     boolean requestSent,
     boolean stopped,
     String token) {
 
-  static Outcome of(Call call, Response response) {
+  /** Reads the response, at most {@code limit} bytes of its body. */
+  static Outcome of(Call call, Response response, long limit) {
     try (ResponseBody body = response.body()) {
+      BufferedSource source = body.source();
+      boolean tooLarge = source.request(limit + 1);
+      Buffer buffer = source.getBuffer();
+      byte[] bytes = buffer.readByteArray(Math.min(buffer.size(), limit));
       return new Outcome(
-          response.code(), response.headers(), body.bytes(), null, true, false, token(call));
+          response.code(), response.headers(), bytes, tooLarge, null, true, false, token(call));
     } catch (IOException e) {
-      return failed(call, e);
+      return failed(call, e, limit);
     }
   }
 
-  static Outcome failed(Call call, IOException failure) {
+  /** The failure of an attempt; an answer the network interceptor kept stands in for a replay. */
+  static Outcome failed(Call call, IOException failure, long limit) {
     Attempt attempt = call.request().tag(Attempt.class);
+    if (attempt != null && attempt.kept() != null) {
+      return of(call, attempt.kept(), limit);
+    }
     boolean sent = attempt == null || attempt.wasSent();
     boolean stopped = Thread.currentThread().isInterrupted();
-    return new Outcome(0, Headers.of(), new byte[0], failure, sent, stopped, token(call));
+    return new Outcome(0, Headers.of(), new byte[0], false, failure, sent, stopped, token(call));
+  }
+
+  /** An attempt that was never sent, for the reason given. */
+  static Outcome notSent(IOException reason) {
+    return new Outcome(0, Headers.of(), new byte[0], false, reason, false, false, null);
   }
 
   private static String token(Call call) {
@@ -48,7 +68,7 @@ record Outcome(
     return failure == null && statusCode >= 200 && statusCode < 300;
   }
 
-  /** The text with this attempt's token replaced, for bodies a service may echo it in. */
+  /** The text with this attempt's token replaced: the one redaction point for service text. */
   String redact(String text) {
     return token == null || token.isEmpty() ? text : text.replace(token, "<redacted>");
   }

@@ -39,14 +39,25 @@ public final class RetryPolicy {
   }
 
   /**
-   * The wait before the next attempt, or null when the outcome is final.
+   * The wait before the next attempt, or null when the outcome is final: no retries left, not
+   * retryable, or the wait would end past the request's deadline.
    *
    * @param attempt how many attempts were made so far, starting at 1
    */
-  Duration delayAfter(String method, int attempt, Outcome outcome) {
-    if (attempt > maxRetries || !isRetryable(method, outcome)) {
+  Duration delayAfter(ApiRequest request, int attempt, Outcome outcome) {
+    if (attempt > maxRetries || !isRetryable(request.method(), outcome)) {
       return null;
     }
+    Duration delay = delayBefore(attempt, outcome);
+    if (delay != null
+        && request.deadline() != null
+        && Checks.plus(clock.instant(), delay).isAfter(request.deadline())) {
+      return null;
+    }
+    return delay;
+  }
+
+  private Duration delayBefore(int attempt, Outcome outcome) {
     Duration retryAfter = outcome.failure() == null ? retryAfter(outcome.headers()) : null;
     if (retryAfter != null) {
       // Retrying sooner than the service asked would only earn another refusal: a wait longer

@@ -25,9 +25,23 @@ public final class SchedulerSleeper implements Sleeper, AutoCloseable {
     scheduler.setRemoveOnCancelPolicy(true);
   }
 
+  /**
+   * Blocks on a scheduled wait rather than in {@code Thread.sleep}, so {@link #close()} wakes the
+   * sleeper (with an {@link IllegalStateException}) instead of leaving it asleep for the duration.
+   */
   @Override
   public void sleep(Duration duration) throws InterruptedException {
-    TimeUnit.NANOSECONDS.sleep(duration.toNanos());
+    Sleeper.await(delay(duration));
+  }
+
+  /** Runs the task every period until the scheduler closes; a closed scheduler runs nothing. */
+  public void every(Duration period, Runnable task) {
+    try {
+      scheduler.scheduleWithFixedDelay(
+          task, period.toNanos(), period.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (RejectedExecutionException closed) {
+      // Nothing is left to watch over.
+    }
   }
 
   @Override
@@ -37,7 +51,8 @@ public final class SchedulerSleeper implements Sleeper, AutoCloseable {
     done.whenComplete((ignored, error) -> pending.remove(done));
     try {
       ScheduledFuture<?> task =
-          scheduler.schedule(() -> done.complete(null), duration.toNanos(), TimeUnit.NANOSECONDS);
+          scheduler.schedule(
+              () -> done.complete(null), Checks.capped(duration).toNanos(), TimeUnit.NANOSECONDS);
       done.whenComplete((ignored, error) -> task.cancel(false));
     } catch (RejectedExecutionException e) {
       done.completeExceptionally(closed(e));

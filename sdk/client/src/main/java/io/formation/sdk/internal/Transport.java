@@ -1,29 +1,13 @@
 package io.formation.sdk.internal;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.MissingNode;
-import io.formation.sdk.ApiError;
-import io.formation.sdk.ApiException;
-import io.formation.sdk.AuthenticationException;
-import io.formation.sdk.BadRequestException;
-import io.formation.sdk.ConflictException;
-import io.formation.sdk.FormationException;
-import io.formation.sdk.InvalidResponseException;
-import io.formation.sdk.NetworkException;
-import io.formation.sdk.NotFoundException;
-import io.formation.sdk.PermissionDeniedException;
-import io.formation.sdk.RateLimitException;
-import io.formation.sdk.ServerException;
 import io.formation.sdk.TokenProvider;
-import io.formation.sdk.ValidationException;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import okhttp3.Authenticator;
 import okhttp3.Call;
@@ -36,30 +20,48 @@ import okhttp3.Response;
 import okio.BufferedSink;
 
 /**
- * Sends {@link ApiRequest}s: retries, error mapping and parsing. The blocking and the async path
- * differ only in how they run one attempt and how they wait; the decisions are shared.
+ * Sends {@link ApiRequest}s: runs the attempts, and waits between them as the {@link RetryPolicy}
+ * decides; {@link Responses} turns the last outcome into a result or an exception. The blocking and
+ * the async path differ only in how they run one attempt and how they wait.
  */
 public final class Transport {
   private static final MediaType JSON = MediaType.get("application/json; charset=utf-8");
 
+  /** How often blocking calls are checked for an interrupted caller: OkHttp ignores interrupts. */
+  private static final Duration INTERRUPT_CHECK = Duration.ofMillis(100);
+
   private final OkHttpClient http;
   private final TokenProvider tokens;
   private final RetryPolicy retryPolicy;
+  private final Throttle throttle;
+  private final Failures failures;
+  private final Responses responses;
   private final Sleeper sleeper;
+  private final SchedulerSleeper scheduler;
   private final String userAgent;
+  private final long maxResponseBytes;
   private volatile boolean closed;
   private final Set<Call> live = ConcurrentHashMap.newKeySet();
+  private final Map<Call, Thread> blocking = new ConcurrentHashMap<>();
+  private final AtomicBoolean watchingInterrupts = new AtomicBoolean();
 
   /**
    * @param http the client to send with; the transport adds its own network interceptor to it
+   * @param sleeper how the transport waits between attempts
+   * @param scheduler the client's own scheduler, for the check of interrupted blocking calls
+   * @param maxResponseBytes the most of a response body that is read
    */
   public Transport(
       OkHttpClient http,
       Origins origins,
       TokenProvider tokens,
       RetryPolicy retryPolicy,
+      Throttle throttle,
       Sleeper sleeper,
-      String userAgent) {
+      SchedulerSleeper scheduler,
+      Failures failures,
+      String userAgent,
+      long maxResponseBytes) {
     this.http =
         http.newBuilder()
             // Retries are the policy's alone: OkHttp's own would re-send 408s and stale-connection
@@ -68,12 +70,17 @@ public final class Transport {
             // A caller's authenticator would answer a 401 by re-sending the request, a POST
             // included, with credentials of its own.
             .authenticator(Authenticator.NONE)
-            .addNetworkInterceptor(new NetworkInterceptor(origins))
+            .addNetworkInterceptor(new NetworkInterceptor(origins, maxResponseBytes))
             .build();
     this.tokens = tokens;
     this.retryPolicy = retryPolicy;
+    this.throttle = throttle;
+    this.failures = failures;
+    this.responses = new Responses(retryPolicy, failures, maxResponseBytes);
     this.sleeper = sleeper;
+    this.scheduler = scheduler;
     this.userAgent = userAgent;
+    this.maxResponseBytes = maxResponseBytes;
   }
 
   public Sleeper sleeper() {
@@ -86,45 +93,70 @@ public final class Transport {
     live.forEach(Call::cancel);
   }
 
-  private Call newCall(ApiRequest request) {
-    Call call = http.newCall(toOkHttp(request));
-    live.add(call);
-    if (closed) {
-      // close() may have run between the check in toOkHttp and the add: don't let this one slip.
-      call.cancel();
-    }
-    return call;
-  }
-
   /** Sends the request, retrying as the policy allows, and reads the body with the reader. */
   public <T> T send(ApiRequest request, Function<JsonResponse, T> reader) {
     for (int attempt = 1; ; attempt++) {
-      Outcome outcome;
-      Call call = newCall(request);
-      try (Response response = call.execute()) {
-        outcome = Outcome.of(call, response);
-      } catch (IOException e) {
-        outcome = Outcome.failed(call, e);
-      } finally {
-        live.remove(call);
+      IOException held;
+      try {
+        held = Sleeper.await(throttle.acquire(request));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw failures.failure(
+            "Interrupted while waiting to send " + Responses.describe(request), e);
       }
-      Duration delay = closed ? null : retryPolicy.delayAfter(request.method(), attempt, outcome);
+      Outcome outcome = held != null ? Outcome.notSent(held) : attempt(request);
+      throttle.observe(request, outcome);
+      Duration delay = closed ? null : retryPolicy.delayAfter(request, attempt, outcome);
       if (delay == null) {
-        return finish(request, attempt, outcome, reader);
+        return responses.finish(request, attempt, outcome, reader, closed);
       }
       try {
         sleeper.sleep(delay);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new FormationException("Interrupted while waiting to retry " + describe(request), e);
+        throw failures.failure(
+            "Interrupted while waiting to retry " + Responses.describe(request), e);
       }
+    }
+  }
+
+  private Outcome attempt(ApiRequest request) {
+    Call call = newCall(request);
+    blocking.put(call, Thread.currentThread());
+    watchInterrupts();
+    try (Response response = call.execute()) {
+      return Outcome.of(call, response, maxResponseBytes);
+    } catch (IOException e) {
+      return Outcome.failed(call, e, maxResponseBytes);
+    } finally {
+      blocking.remove(call);
+      live.remove(call);
+    }
+  }
+
+  /**
+   * OkHttp does not notice an interrupt while it blocks on a socket, so a check on the client's
+   * scheduler cancels the call of a blocked thread that was interrupted. Started with the first
+   * blocking call, so a client used only asynchronously never runs it.
+   */
+  private void watchInterrupts() {
+    if (watchingInterrupts.compareAndSet(false, true)) {
+      scheduler.every(
+          INTERRUPT_CHECK,
+          () ->
+              blocking.forEach(
+                  (call, thread) -> {
+                    if (thread.isInterrupted()) {
+                      call.cancel();
+                    }
+                  }));
     }
   }
 
   /**
    * The async twin of {@link #send}: OkHttp's own dispatch for each attempt, the shared sleeper's
    * non-blocking delay between attempts. Cancelling the returned future cancels the call in flight
-   * and any retry not yet started.
+   * and any retry not yet started. Whatever happens, the future completes.
    */
   public <T> CompletableFuture<T> sendAsync(ApiRequest request, Function<JsonResponse, T> reader) {
     AsyncOperation<T> operation = new AsyncOperation<>();
@@ -137,16 +169,33 @@ public final class Transport {
       Function<JsonResponse, T> reader,
       int attempt,
       AsyncOperation<T> operation) {
-    if (operation.isDone()) {
+    CompletableFuture<IOException> turn = throttle.acquire(request);
+    if (!operation.track(turn)) {
       return;
     }
-    Call call;
-    try {
-      call = newCall(request);
-    } catch (RuntimeException e) {
-      operation.fail(e);
-      return;
-    }
+    turn.whenComplete(
+        (held, error) ->
+            operation.run(
+                () -> {
+                  if (operation.isDone()) {
+                    return;
+                  }
+                  if (error != null) {
+                    operation.fail(AsyncOperation.unwrap(error));
+                  } else if (held != null) {
+                    afterAttempt(request, reader, attempt, operation, Outcome.notSent(held));
+                  } else {
+                    sendAttempt(request, reader, attempt, operation);
+                  }
+                }));
+  }
+
+  private <T> void sendAttempt(
+      ApiRequest request,
+      Function<JsonResponse, T> reader,
+      int attempt,
+      AsyncOperation<T> operation) {
+    Call call = newCall(request);
     CompletableFuture<Outcome> outcome = new CompletableFuture<>();
     outcome.whenComplete(
         (ignored, error) -> {
@@ -162,37 +211,70 @@ public final class Transport {
           @Override
           public void onResponse(Call call, Response response) {
             live.remove(call);
-            outcome.complete(Outcome.of(call, response));
+            // Caught here, an Error neither kills OkHttp's thread nor strands the caller's future.
+            try (response) {
+              outcome.complete(Outcome.of(call, response, maxResponseBytes));
+            } catch (Throwable t) {
+              outcome.completeExceptionally(t);
+            }
           }
 
           @Override
           public void onFailure(Call call, IOException e) {
             live.remove(call);
-            outcome.complete(Outcome.failed(call, e));
-          }
-        });
-    outcome.thenAccept(
-        done -> {
-          if (operation.isDone()) {
-            return;
-          }
-          Duration delay = closed ? null : retryPolicy.delayAfter(request.method(), attempt, done);
-          if (delay == null) {
             try {
-              operation.complete(finish(request, attempt, done, reader));
-            } catch (RuntimeException e) {
-              operation.fail(e);
+              outcome.complete(Outcome.failed(call, e, maxResponseBytes));
+            } catch (Throwable t) {
+              outcome.completeExceptionally(t);
             }
-            return;
           }
-          operation.after(
-              sleeper.delay(delay), () -> attemptAsync(request, reader, attempt + 1, operation));
         });
+    outcome.whenComplete(
+        (done, error) ->
+            operation.run(
+                () -> {
+                  if (operation.isDone()) {
+                    return;
+                  }
+                  if (error != null) {
+                    operation.fail(error);
+                  } else {
+                    afterAttempt(request, reader, attempt, operation, done);
+                  }
+                }));
+  }
+
+  /** What follows an attempt: the result, the exception, or the next attempt after a wait. */
+  private <T> void afterAttempt(
+      ApiRequest request,
+      Function<JsonResponse, T> reader,
+      int attempt,
+      AsyncOperation<T> operation,
+      Outcome outcome) {
+    throttle.observe(request, outcome);
+    Duration delay = closed ? null : retryPolicy.delayAfter(request, attempt, outcome);
+    if (delay == null) {
+      operation.complete(responses.finish(request, attempt, outcome, reader, closed));
+      return;
+    }
+    operation.after(
+        sleeper.delay(delay), () -> attemptAsync(request, reader, attempt + 1, operation));
+  }
+
+  private Call newCall(ApiRequest request) {
+    Call call = http.newCall(toOkHttp(request));
+    live.add(call);
+    if (closed) {
+      // close() may have run between the check in toOkHttp and the add: don't let this one slip.
+      call.cancel();
+    }
+    return call;
   }
 
   private Request toOkHttp(ApiRequest request) {
     if (closed) {
-      throw new IllegalStateException("The FormationClient is closed: " + describe(request));
+      throw new IllegalStateException(
+          "The FormationClient is closed: " + Responses.describe(request));
     }
     RequestBody body = null;
     if (request.body() != null) {
@@ -210,117 +292,30 @@ public final class Transport {
         .build();
   }
 
-  private <T> T finish(
-      ApiRequest request, int attempts, Outcome outcome, Function<JsonResponse, T> reader) {
-    if (outcome.failure() != null && closed) {
-      throw new IllegalStateException(
-          "The FormationClient was closed during " + describe(request), outcome.failure());
-    }
-    if (outcome.failure() != null) {
-      throw new NetworkException(
-          describe(request)
-              + " failed"
-              + (attempts > 1 ? " after " + attempts + " attempts" : "")
-              + ": "
-              + outcome.failure(),
-          outcome.failure());
-    }
-    if (!outcome.isSuccess()) {
-      throw toApiException(request, outcome);
-    }
-    JsonNode body = parse(request, outcome);
-    try {
-      return reader.apply(new JsonResponse(outcome.statusCode(), outcome.headers(), body));
-    } catch (Wire.ShapeException e) {
-      String what = body.isMissingNode() ? "an empty body" : "an unexpected body";
-      throw invalid(request, outcome, what + ": " + e.getMessage(), e);
-    }
-  }
-
-  private JsonNode parse(ApiRequest request, Outcome outcome) {
-    if (outcome.body().length == 0) {
-      return MissingNode.getInstance();
-    }
-    try {
-      return Wire.MAPPER.readTree(outcome.body());
-    } catch (JsonProcessingException e) {
-      String type = outcome.headers().get("Content-Type");
-      throw invalid(
-          request,
-          outcome,
-          "a body that is not valid JSON ("
-              + (type == null ? "no content type" : type)
-              + ", "
-              + outcome.body().length
-              + " bytes): "
-              + e.getOriginalMessage(),
-          e);
-    } catch (IOException e) {
-      throw invalid(request, outcome, "an unreadable body: " + e.getMessage(), e);
-    }
-  }
-
-  private static InvalidResponseException invalid(
-      ApiRequest request, Outcome outcome, String what, Exception cause) {
-    String body = new String(outcome.body(), StandardCharsets.UTF_8);
-    return new InvalidResponseException(
-        describe(request) + " returned " + outcome.statusCode() + " with " + what,
-        outcome.statusCode(),
-        body,
-        cause);
-  }
-
-  private ApiException toApiException(ApiRequest request, Outcome outcome) {
-    // A service that echoes the token in an error must not put it into messages and logs.
-    String body = outcome.redact(new String(outcome.body(), StandardCharsets.UTF_8));
-    List<ApiError> errors = List.of();
-    try {
-      errors = Wire.errors(Wire.MAPPER.readTree(body));
-    } catch (IOException notJson) {
-      // An HTML page from a proxy, say: the raw body is kept and shown instead.
-    }
-    String method = request.method();
-    String url = request.url().toString();
-    int status = outcome.statusCode();
-    var headers = outcome.headers();
-    return switch (status) {
-      case 400 -> new BadRequestException(method, url, status, headers, body, errors);
-      case 401 -> new AuthenticationException(method, url, status, headers, body, errors);
-      case 403 -> new PermissionDeniedException(method, url, status, headers, body, errors);
-      case 404 -> new NotFoundException(method, url, status, headers, body, errors);
-      case 409 -> new ConflictException(method, url, status, headers, body, errors);
-      case 422 -> new ValidationException(method, url, status, headers, body, errors);
-      case 429 ->
-          new RateLimitException(
-              method, url, status, headers, body, errors, retryPolicy.retryAfter(headers));
-      default ->
-          status >= 500
-              ? new ServerException(method, url, status, headers, body, errors)
-              : new ApiException(method, url, status, headers, body, errors);
-    };
-  }
-
   private String token() {
     String token;
     try {
       token = tokens.token();
     } catch (RuntimeException e) {
-      throw new FormationException("The token provider failed: " + e.getMessage(), e);
+      throw failures.failure("The token provider failed: " + e.getMessage(), e);
     }
     if (token == null || token.isBlank()) {
-      throw new FormationException("The token provider returned no access token");
+      throw failures.failure("The token provider returned no access token", null);
+    }
+    int bad = Checks.invalidHeaderCharAt(token);
+    if (bad >= 0) {
+      throw failures.failure(
+          "The token provider returned a token with a character not allowed in a header (at index "
+              + bad
+              + "); nothing was sent",
+          null);
     }
     return token;
   }
 
-  /** What was called, for messages; without the query, as {@link ApiException} does. */
-  static String describe(ApiRequest request) {
-    return request.method() + " " + request.url().newBuilder().query(null).build();
-  }
-
   /**
-   * A body OkHttp must not replay by itself: its silent retry on a failed connection would
-   * otherwise re-send a POST the service may already have acted on.
+   * A body OkHttp must not replay by itself: a one-shot body stops OkHttp from following up on an
+   * answer (a redirect, a 503 with {@code Retry-After: 0}) by sending a POST again.
    */
   private static final class OneShotBody extends RequestBody {
     private final byte[] bytes;

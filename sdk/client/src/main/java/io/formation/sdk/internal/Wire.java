@@ -3,7 +3,10 @@ package io.formation.sdk.internal;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.formation.sdk.ApiError;
@@ -49,12 +52,22 @@ public final class Wire {
   /** Which member of a plain object may hold the list of forms. */
   public static final List<String> FORM_LIST_FIELDS = List.of("forms", "data", "items");
 
-  /** One mapper for the whole SDK: building one is the costliest part of starting a client. */
-  public static final ObjectMapper MAPPER =
+  /**
+   * One mapper for the whole SDK (building one is the costliest part of starting a client), kept
+   * private: the rest of the SDK reads and writes through the immutable reader and writer below, so
+   * nothing can reconfigure it.
+   */
+  private static final ObjectMapper MAPPER =
       new ObjectMapper()
           .registerModule(new JavaTimeModule())
           .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
           .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
+
+  /** Reads JSON, and binds trees to callers' types; immutable. */
+  public static final ObjectReader READER = MAPPER.reader();
+
+  /** Writes callers' values as JSON; immutable. */
+  public static final ObjectWriter WRITER = MAPPER.writer();
 
   private Wire() {}
 
@@ -119,19 +132,24 @@ public final class Wire {
         id,
         field(resource, SCHEMA_FIELDS),
         field(resource, UI_SCHEMA_FIELDS),
-        values.isMissingNode() || values.isNull() ? MAPPER.createObjectNode() : values,
+        values.isMissingNode() || values.isNull() ? JsonNodeFactory.instance.objectNode() : values,
         actions,
         resource);
   }
 
   private static FormAction action(JsonNode action, String formId) {
-    Optional<String> url = text(action.get("url")).or(() -> text(action.get("href")));
-    Optional<String> method = text(action.get("method"));
-    if (url.isEmpty() || method.isEmpty() || method.get().isBlank() || url.get().isBlank()) {
-      throw new ShapeException("an action of form " + formId + " lacks a method or a url");
+    Optional<String> url = string(action.get("url")).or(() -> string(action.get("href")));
+    Optional<String> method =
+        string(action.get("method")).map(m -> m.strip().toUpperCase(Locale.ROOT));
+    if (url.isEmpty() || url.get().isBlank()) {
+      throw new ShapeException("an action of form " + formId + " has no url string");
+    }
+    if (method.isEmpty() || !Checks.isToken(method.get())) {
+      // Sent as is, anything but a token would rewrite the request line: refused before it is.
+      throw new ShapeException("an action of form " + formId + " has no valid HTTP method");
     }
     return new FormAction(
-        method.get().strip().toUpperCase(Locale.ROOT),
+        method.get(),
         url.get(),
         text(action.get("name")).or(() -> text(action.get("id"))),
         text(action.get("label")).or(() -> text(action.get("title"))),
@@ -174,11 +192,24 @@ public final class Wire {
 
   static PageLinks links(JsonNode links) {
     return new PageLinks(
-        link(links.get("self")),
-        link(links.get("first")),
-        link(links.get("prev")),
-        link(links.get("next")),
-        link(links.get("last")));
+        pageLink(links, "self"),
+        pageLink(links, "first"),
+        pageLink(links, "prev"),
+        pageLink(links, "next"),
+        pageLink(links, "last"));
+  }
+
+  /** A pagination link: absent or null, else a non-empty string (or an object with one as href). */
+  private static Optional<String> pageLink(JsonNode links, String name) {
+    JsonNode link = links.get(name);
+    if (link == null || link.isNull()) {
+      return Optional.empty();
+    }
+    Optional<String> href = string(link.isObject() ? link.get("href") : link);
+    if (href.isEmpty() || href.get().isEmpty()) {
+      throw new ShapeException("links." + name + " is neither null nor a link");
+    }
+    return href;
   }
 
   /** Parses a JSON:API {@code errors} document; empty for anything else. */
@@ -270,6 +301,11 @@ public final class Wire {
         .or(() -> text(resource.path("attributes").get(name)))
         .filter(value -> !value.isBlank())
         .orElseThrow(() -> new ShapeException("a " + what + " has no " + name));
+  }
+
+  /** The node's text if it is a JSON string; numbers and the like are not links or methods. */
+  private static Optional<String> string(JsonNode node) {
+    return node != null && node.isTextual() ? Optional.of(node.asText()) : Optional.empty();
   }
 
   private static Optional<String> text(JsonNode node) {

@@ -1,6 +1,7 @@
 package io.formation.sdk.model;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.formation.sdk.internal.Checks;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -13,7 +14,7 @@ import java.util.Optional;
  * ActionResult result = client.forms().invoke(action, values);
  * }</pre>
  *
- * @param method the HTTP method, upper case (e.g. {@code PUT})
+ * @param method the HTTP method, upper case (e.g. {@code PUT}); an RFC 9110 token
  * @param url the url exactly as returned (absolute, or relative to the base URL)
  * @param name the action's name, if the service gave one
  * @param label the action's human-readable label, if the service gave one
@@ -28,8 +29,12 @@ public record FormAction(
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(label, "label");
     Objects.requireNonNull(raw, "raw");
-    if (method.isBlank() || url.isBlank()) {
-      throw new IllegalArgumentException("An action needs a method and a url");
+    if (url.isBlank()) {
+      throw new IllegalArgumentException("An action needs a url");
+    }
+    if (!Checks.isToken(method)) {
+      // It would go into the request line as is, where anything but a token rewrites the request.
+      throw new IllegalArgumentException("An action's method must be an HTTP method token");
     }
   }
 

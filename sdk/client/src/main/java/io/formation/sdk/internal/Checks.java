@@ -1,0 +1,60 @@
+package io.formation.sdk.internal;
+
+import java.time.DateTimeException;
+import java.time.Duration;
+import java.time.Instant;
+
+/** The value rules the SDK applies in more than one place, each written once. */
+public final class Checks {
+  /** A wait no clock arithmetic overflows with: longer waits are taken as this one (~100 years). */
+  public static final Duration LONGEST = Duration.ofDays(36_500);
+
+  private Checks() {}
+
+  /** Whether the text is an RFC 9110 {@code token}, as an HTTP method must be. */
+  public static boolean isToken(String text) {
+    if (text == null || text.isEmpty()) {
+      return false;
+    }
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      boolean tchar =
+          c >= '0' && c <= '9'
+              || c >= 'A' && c <= 'Z'
+              || c >= 'a' && c <= 'z'
+              || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
+      if (!tchar) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Where a header value has a character HTTP does not allow (only tab and visible ASCII and space
+   * are): its index, or -1 when the value is fine. Callers report the index, never the value.
+   */
+  public static int invalidHeaderCharAt(String value) {
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (c != '\t' && (c < 0x20 || c > 0x7e)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** The duration, at most {@link #LONGEST}. */
+  public static Duration capped(Duration duration) {
+    return duration.compareTo(LONGEST) > 0 ? LONGEST : duration;
+  }
+
+  /** {@code instant + duration}, or {@link Instant#MAX} where that would overflow. */
+  public static Instant plus(Instant instant, Duration duration) {
+    try {
+      return instant.plus(duration);
+    } catch (DateTimeException | ArithmeticException tooFar) {
+      return Instant.MAX;
+    }
+  }
+}
