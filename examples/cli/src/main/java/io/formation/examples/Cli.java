@@ -5,8 +5,6 @@ import static picocli.CommandLine.ScopeType.INHERIT;
 import io.formation.sandbox.FormationSandbox;
 import io.formation.sdk.FormationClient;
 import io.formation.sdk.FormationException;
-import io.formation.sdk.PollOptions;
-import io.formation.sdk.model.DocumentSet;
 import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -66,8 +64,6 @@ final class Cli implements Callable<Integer> {
 
   static final Duration FIRST_POLL = Duration.ofMillis(250);
 
-  static final Duration TIMEOUT = Duration.ofMinutes(10);
-
   @Option(
       names = "--base-url",
       paramLabel = "URL",
@@ -99,8 +95,7 @@ final class Cli implements Callable<Integer> {
   final PrintStream err;
   final boolean interactive;
   final Duration firstPoll;
-  private final InputStream in;
-  private BufferedReader input;
+  final BufferedReader in;
 
   private Cli(
       Map<String, String> env,
@@ -110,7 +105,7 @@ final class Cli implements Callable<Integer> {
       boolean interactive,
       Duration firstPoll) {
     this.env = env;
-    this.in = in;
+    this.in = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
     this.out = out;
     this.err = err;
     this.interactive = interactive;
@@ -140,19 +135,9 @@ final class Cli implements Callable<Integer> {
    *
    * @param env read for {@code FORMATION_BASE_URL} and {@code FORMATION_ACCESS_TOKEN}
    * @param interactive whether a person answers questions on {@code in}
+   * @param firstPoll the first wait between polls, {@link #FIRST_POLL}; tests poll sooner
    * @return 0 on success, {@link #FAILED} or {@link #USAGE}
    */
-  static int run(
-      String[] args,
-      Map<String, String> env,
-      InputStream in,
-      PrintStream out,
-      PrintStream err,
-      boolean interactive) {
-    return run(args, env, in, out, err, interactive, FIRST_POLL);
-  }
-
-  /** As above, polling first after {@code firstPoll}: tests poll faster than people need. */
   static int run(
       String[] args,
       Map<String, String> env,
@@ -239,65 +224,10 @@ final class Cli implements Callable<Integer> {
     }
   }
 
-  /**
-   * How both commands wait: often enough to see every state of the sandbox, which moves on every
-   * 700 ms by default, slowing down to four times the first interval (once a second).
-   */
-  PollOptions pollOptions(StatePrinter states) {
-    return PollOptions.builder()
-        .initialInterval(firstPoll)
-        .multiplier(1.1)
-        .maxInterval(firstPoll.multipliedBy(4))
-        .timeout(TIMEOUT)
-        .onStateChange(states::print)
-        .build();
-  }
-
-  /** Standard input, read line by line by whoever asks the user questions. */
-  BufferedReader input() {
-    if (input == null) {
-      input = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
-    }
-    return input;
-  }
-
   private static String firstNonBlank(String given, String fromEnv) {
     if (given != null && !given.isBlank()) {
       return given;
     }
     return fromEnv == null || fromEnv.isBlank() ? null : fromEnv;
-  }
-
-  /**
-   * Prints {@code <id><TAB><state>} for each state a wait sees, once per change even across the
-   * several waits of one run, and remembers whether the set got past {@code input_needed}.
-   */
-  static final class StatePrinter {
-    private final PrintStream out;
-    private String last;
-    private boolean movedOn;
-
-    StatePrinter(PrintStream out) {
-      this.out = out;
-    }
-
-    void print(DocumentSet set) {
-      String state = set.state().value();
-      if (!state.equals(last)) {
-        out.println(set.id() + "\t" + state);
-        out.flush();
-        last = state;
-      }
-      movedOn |= !set.state().needsInput();
-    }
-
-    /** Whether a state after {@code input_needed} was seen since the last {@link #reset}. */
-    boolean movedOn() {
-      return movedOn;
-    }
-
-    void reset() {
-      movedOn = false;
-    }
   }
 }

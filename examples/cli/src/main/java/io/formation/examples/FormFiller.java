@@ -166,25 +166,15 @@ final class FormFiller {
     JsonNode run(JsonNode given) {
       JsonNode values = fill(form.schema(), given, "", null, true);
       if (!missing.isEmpty()) {
-        String fields = missing.size() == 1 ? "field " : "fields ";
         throw new ParameterException(
             command.commandLine(),
-            "form '"
-                + form.id()
-                + "' "
-                + fields
-                + String.join(", ", missing.stream().map(p -> "'" + p + "'").toList())
-                + (missing.size() == 1 ? " has" : " have")
-                + " no value: pass --answers FILE or --autofill");
+            String.format(
+                "form '%s' has no value for %s: pass --answers FILE or --autofill",
+                form.id(), String.join(", ", missing.stream().map(p -> "'" + p + "'").toList())));
       }
       if (sampled > 0) {
-        cli.out.println(
-            "# "
-                + form.id()
-                + ": "
-                + sampled
-                + (sampled == 1 ? " value" : " values")
-                + " filled in by --autofill");
+        String noun = sampled == 1 ? " value" : " values";
+        cli.out.println("# " + form.id() + ": " + sampled + noun + " filled in by --autofill");
       }
       return present(values) ? values : JSON.objectNode();
     }
@@ -302,21 +292,12 @@ final class FormFiller {
     private JsonNode ask(JsonNode schema, String pointer, String label, boolean required) {
       if (!headed) {
         headed = true;
-        JsonNode root = form.schema();
-        String title = root.path("title").asText(null);
-        cli.out.println(
-            "Form '"
-                + form.id()
-                + "'"
-                + (title == null ? "" : " (" + title + ")")
-                + " needs some values.");
+        String title = form.schema().path("title").asText(null);
+        String titled = title == null ? "" : " (" + title + ")";
+        cli.out.printf("Form '%s'%s needs some values.%n", form.id(), titled);
       }
-      cli.out.println();
-      cli.out.println(
-          (label == null ? "Value" : label)
-              + " ("
-              + pointer
-              + (required ? ")" : ", optional: Enter skips it)"));
+      String optional = required ? "" : ", optional: Enter skips it";
+      cli.out.printf("%n%s (%s%s)%n", label == null ? "Value" : label, pointer, optional);
       if (schema.has("description")) {
         cli.out.println("  " + schema.get("description").asText());
       }
@@ -355,7 +336,7 @@ final class FormFiller {
 
     private String readLine() {
       try {
-        return cli.input().readLine();
+        return cli.in.readLine();
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }

@@ -18,7 +18,10 @@ public final class Main {
 
   /** Runs the command line and exits with its code: 0 success, 1 failed call, 2 bad usage. */
   public static void main(String[] args) {
-    System.exit(Cli.run(args, System.getenv(), System.in, System.out, System.err, isTerminal()));
+    int code =
+        Cli.run(
+            args, System.getenv(), System.in, System.out, System.err, isTerminal(), Cli.FIRST_POLL);
+    System.exit(code);
   }
 
   /**

@@ -63,9 +63,7 @@ final class SdkAgainstSandboxTest {
     List<String> allAtOnce = client.teams().list().pageSize(100).stream().map(Team::id).toList();
     assertThat(ids).containsExactlyInAnyOrderElementsOf(allAtOnce);
     long pages =
-        sandbox.requests().stream()
-            .filter(request -> request.path().equals("/v1/teams"))
-            .count();
+        sandbox.requests().stream().filter(request -> request.path().equals("/v1/teams")).count();
     assertThat(pages).isEqualTo(ceil(120, pageSize) + ceil(120, 100));
   }
 
@@ -134,7 +132,11 @@ final class SdkAgainstSandboxTest {
   private void rejectInvalidEmail(List<Form> forms) {
     Form people =
         forms.stream().filter(form -> form.id().equals("people")).findFirst().orElseThrow();
-    ObjectNode invalid = (ObjectNode) SandboxTemplates.form(SandboxTemplates.DELAWARE_CORPORATION, "people").orElseThrow().example();
+    ObjectNode invalid =
+        (ObjectNode)
+            SandboxTemplates.form(SandboxTemplates.DELAWARE_CORPORATION, "people")
+                .orElseThrow()
+                .example();
     ((ObjectNode) invalid.at("/directors/0")).put("email", "not-an-email");
 
     assertThatThrownBy(() -> client.forms().submit(people, invalid))
@@ -154,7 +156,10 @@ final class SdkAgainstSandboxTest {
   private void submitExamples(List<Form> forms) {
     List<String> submitted = new ArrayList<>();
     for (Form form : forms) {
-      JsonNode example = SandboxTemplates.form(SandboxTemplates.DELAWARE_CORPORATION, form.id()).orElseThrow().example();
+      JsonNode example =
+          SandboxTemplates.form(SandboxTemplates.DELAWARE_CORPORATION, form.id())
+              .orElseThrow()
+              .example();
       client.forms().submit(form, example);
       submitted.add(form.id());
       assertThat(sandbox.requests().get(sandbox.requests().size() - 1).target())
