@@ -37,8 +37,9 @@ import picocli.CommandLine.Spec;
     name = "java -jar formation-cli.jar",
     synopsisSubcommandLabel = "<command>",
     description = {
-      "Walks through forming a company with the Formation service: list your teams,",
-      "start a document set, fill in and submit its forms, and follow its state.",
+      "Walks through forming a company with the Formation service: list your "
+          + "teams, start a document set, fill in and submit its forms, and follow "
+          + "its state.",
       ""
     },
     subcommands = {
@@ -148,6 +149,10 @@ final class Cli implements Callable<Integer> {
       Duration firstPoll) {
     Cli cli = new Cli(env, in, out, err, interactive, firstPoll);
     CommandLine line = new CommandLine(cli);
+    // The sandbox is the service: the options that say how to reach one mean nothing to it.
+    CommandSpec sandbox = line.getSubcommands().get("sandbox").getCommandSpec();
+    List.of("--base-url", "--token", "--trust-origin")
+        .forEach(name -> sandbox.remove(sandbox.findOption(name)));
     line.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));
     line.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
     line.setParameterExceptionHandler((e, given) -> usageError(err, e.getMessage(), e));

@@ -21,11 +21,11 @@ import picocli.CommandLine.Spec;
     name = "quickstart",
     header = "Forms a company: creates a set, fills in its forms, waits.",
     description = {
-      "Creates a document set from a template, fills in each form that needs values and",
-      "submits it through the action the form came with, then waits until the set is",
-      "complete. Values come from the service, then --answers, then --autofill or",
-      "questions on a terminal; without a terminal, a required field left open is a",
-      "usage error.",
+      "Creates a document set from a template, fills in each form that needs "
+          + "values and submits it through the action the form came with, then "
+          + "waits until the set is complete. Values come from the service, then "
+          + "--answers, then --autofill or questions on a terminal; without a "
+          + "terminal, a required field left open is a usage error.",
       ""
     })
 final class QuickstartCommand implements Callable<Integer> {

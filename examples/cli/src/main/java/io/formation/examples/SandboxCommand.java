@@ -20,9 +20,9 @@ import picocli.CommandLine.ParentCommand;
     name = "sandbox",
     header = "Runs the sandbox on its own until killed.",
     description = {
-      "Runs the sandbox, a local simulation of the service, until the program is killed,",
-      "and prints its base URL and token as FORMATION_BASE_URL=... and",
-      "FORMATION_ACCESS_TOKEN=... lines.",
+      "Runs the sandbox, a local simulation of the service, until the program "
+          + "is killed, and prints its base URL and token as FORMATION_BASE_URL=... "
+          + "and FORMATION_ACCESS_TOKEN=... lines.",
       ""
     })
 final class SandboxCommand implements Callable<Integer> {

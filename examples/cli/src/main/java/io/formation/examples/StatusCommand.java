@@ -18,9 +18,9 @@ import picocli.CommandLine.Spec;
     name = "status",
     header = "Shows the state of a document set; --wait polls until complete.",
     description = {
-      "Shows the state of the document set <id>. With --wait, polls until it is complete;",
-      "when the service asks for input on the way, fills in the forms it asks for as",
-      "quickstart does.",
+      "Shows the state of the document set <id>. With --wait, polls until it "
+          + "is complete; when the service asks for input on the way, fills in the "
+          + "forms it asks for as quickstart does.",
       ""
     })
 final class StatusCommand implements Callable<Integer> {

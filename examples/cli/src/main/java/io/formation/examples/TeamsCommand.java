@@ -14,8 +14,9 @@ import picocli.CommandLine.Spec;
     name = "teams",
     header = "Lists the teams the access token can act for.",
     description = {
-      "Lists the teams the access token can act on behalf of, following the service's",
-      "pages to the end. The token needs the documentSets.read scope.",
+      "Lists the teams the access token can act on behalf of, following the "
+          + "service's pages to the end. The token needs the documentSets.read "
+          + "scope.",
       ""
     })
 final class TeamsCommand implements Callable<Integer> {

@@ -4,8 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.formation.sandbox.FormationSandbox;
 import io.formation.sandbox.SandboxOptions;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -96,6 +105,72 @@ final class CliTest {
 
     assertThat(run.code()).as(run.toString()).isEqualTo(2);
     assertThat(run.errLines()).singleElement().asString().contains("--base-url");
+  }
+
+  @Test
+  void theSandboxCommandPrintsHowToReachItAndServesUntilStopped() throws InterruptedException {
+    BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    AtomicInteger code = new AtomicInteger(-1);
+    Thread program =
+        new Thread(
+            () ->
+                code.set(
+                    Cli.run(
+                        new String[] {"sandbox", "--review", "--faults", "0.1", "--seed", "3"},
+                        Map.of(),
+                        InputStream.nullInputStream(),
+                        new PrintStream(new LineSink(lines), true, StandardCharsets.UTF_8),
+                        new PrintStream(err, true, StandardCharsets.UTF_8),
+                        false,
+                        ProgramRun.FIRST_POLL)));
+    program.start();
+    String baseUrl = lines.poll(30, TimeUnit.SECONDS);
+    String token = lines.poll(30, TimeUnit.SECONDS);
+
+    assertThat(baseUrl).startsWith("FORMATION_BASE_URL=http://127.0.0.1:");
+    assertThat(token).isEqualTo("FORMATION_ACCESS_TOKEN=" + SandboxOptions.DEFAULT_TOKEN);
+    Map<String, String> env =
+        Map.of(
+            "FORMATION_BASE_URL", baseUrl.substring(baseUrl.indexOf('=') + 1),
+            "FORMATION_ACCESS_TOKEN", token.substring(token.indexOf('=') + 1));
+    ProgramRun teams = ProgramRun.run(env, "", false, "teams");
+    assertThat(teams.code()).as(teams.toString()).isZero();
+    assertThat(teams.results()).hasSize(SandboxOptions.DEFAULT_TEAM_COUNT);
+
+    program.interrupt();
+    program.join(TimeUnit.SECONDS.toMillis(30));
+    assertThat(program.isAlive()).isFalse();
+    assertThat(code.get()).isZero();
+    assertThat(err.toString(StandardCharsets.UTF_8)).isEmpty();
+  }
+
+  @Test
+  void aFaultFractionAboveOneIsAUsageError() {
+    ProgramRun run = ProgramRun.run(Map.of(), "", false, "sandbox", "--faults", "1.5");
+
+    assertThat(run.code()).as(run.toString()).isEqualTo(2);
+    assertThat(run.errLines()).singleElement().asString().contains("1.5", "sandbox --help");
+  }
+
+  /** Standard output split into lines as they are printed. */
+  private static final class LineSink extends OutputStream {
+    private final BlockingQueue<String> lines;
+    private final ByteArrayOutputStream line = new ByteArrayOutputStream();
+
+    LineSink(BlockingQueue<String> lines) {
+      this.lines = lines;
+    }
+
+    @Override
+    public synchronized void write(int b) {
+      if (b == '\n') {
+        lines.add(line.toString(StandardCharsets.UTF_8));
+        line.reset();
+      } else {
+        line.write(b);
+      }
+    }
   }
 
   @Test
