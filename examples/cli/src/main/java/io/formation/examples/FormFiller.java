@@ -62,17 +62,24 @@ final class FormFiller {
     this.autofill = options.autofill;
   }
 
-  Answers answers() {
-    return answers;
+  /** A form in the answers file that the document set does not have is a warning, not an error. */
+  void warnAboutAnswersFor(List<Form> forms) {
+    for (String id : answers.formIds()) {
+      if (forms.stream().noneMatch(form -> form.id().equals(id))) {
+        cli.out.printf(
+            "# warning: the answers file %s has values for form '%s', which this document set does"
+                + " not have; they are not used%n",
+            answers.source(), id);
+      }
+    }
   }
 
   /** The values to submit for a form, completed as the class comment says. */
   JsonNode complete(Form form) {
     JsonNode held = form.values();
-    Map<String, String> problems = problems(form.schema(), held);
-    strip(held, problems);
+    Map<String, String> stale = strip(held, problems(form.schema(), held));
     JsonNode given = overlay(held, answers.forForm(form.id()).orElse(null));
-    return new Walk(form, problems, false).run(given);
+    return new Walk(form, stale, false).run(given);
   }
 
   /**
@@ -93,18 +100,27 @@ final class FormFiller {
   /** What the validator finds wrong with the values, by JSON Pointer. */
   static Map<String, String> problems(JsonNode schema, JsonNode values) {
     Map<String, String> problems = new LinkedHashMap<>();
-    for (Violation violation : FormValidator.validate(schema, values)) {
+    List<Violation> violations;
+    try {
+      violations = FormValidator.validate(schema, values);
+    } catch (IllegalArgumentException e) {
+      // A part of a schema that cannot stand alone (a $ref into the whole form): the service
+      // judges.
+      return problems;
+    }
+    for (Violation violation : violations) {
       problems.merge(violation.pointer(), violation.message(), (a, b) -> a + "; " + b);
     }
     return problems;
   }
 
   /**
-   * Removes each value the problems point at, so that it is filled in again. A problem with an
-   * object or an array as a whole, or a missing field, needs no removal: the walk fills in what is
-   * missing.
+   * Removes each value the problems point at, so that it is filled in again, and returns their
+   * problems. A problem with an object or an array as a whole, or a missing field, needs no
+   * removal: the walk fills in what is missing.
    */
-  private static void strip(JsonNode values, Map<String, String> problems) {
+  private static Map<String, String> strip(JsonNode values, Map<String, String> problems) {
+    Map<String, String> stripped = new LinkedHashMap<>();
     problems.forEach(
         (pointer, message) -> {
           JsonPointer at;
@@ -122,7 +138,9 @@ final class FormFiller {
           } else if (parent instanceof ArrayNode array) {
             array.set(at.last().getMatchingIndex(), JSON.nullNode());
           }
+          stripped.put(pointer, message);
         });
+    return stripped;
   }
 
   /** The base values with the given ones laid over them, objects merged field by field. */

@@ -52,16 +52,7 @@ final class QuickstartCommand implements Callable<Integer> {
           set.appLink().ifPresent(link -> cli.out.println("# app: " + link));
 
           List<Form> forms = client.forms().list(set.id());
-          for (String id : filler.answers().formIds()) {
-            if (forms.stream().noneMatch(form -> form.id().equals(id))) {
-              cli.out.println(
-                  "# warning: the answers file "
-                      + filler.answers().source()
-                      + " has values for form '"
-                      + id
-                      + "', which this document set does not have; they are not used");
-            }
-          }
+          filler.warnAboutAnswersFor(forms);
           Workflow workflow = new Workflow(client, filler, cli);
           workflow.fillAndSubmit(forms);
           DocumentSet done = workflow.awaitCompletion(set.id());

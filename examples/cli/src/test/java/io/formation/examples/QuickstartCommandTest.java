@@ -231,6 +231,46 @@ final class QuickstartCommandTest {
   }
 
   @Test
+  void onATerminalTheFieldAReviewClearedIsAskedForAndCheckedBeforeItIsSubmitted()
+      throws IOException {
+    sandbox.close();
+    sandbox =
+        FormationSandbox.start(
+            SandboxOptions.defaults()
+                .withProcessingLag(Duration.ofMillis(50))
+                .withStepDelay(Duration.ofMillis(50))
+                .withReview(true));
+    ObjectNode all = JSON.createObjectNode();
+    FORMS.forEach(form -> all.set(form.id(), form.example()));
+    ((ObjectNode) all.at("/people/directors/0")).remove("email");
+    Path answers = write("answers.json", all.toString());
+
+    ProgramRun run =
+        ProgramRun.interactivelyAgainst(
+            sandbox,
+            "first@example.org\nnot-an-email\nada@example.org\n",
+            "quickstart",
+            "--answers",
+            answers.toString());
+
+    assertThat(run.code()).as(run.toString()).isZero();
+    String id = run.createdId();
+    assertThat(run.outLines())
+        .containsSubsequence(
+            "Directors #1 / Email (/directors/0/email)",
+            "# document set " + id + " needs input again",
+            "Directors #1 / Email (/directors/0/email)")
+        .contains("complete " + id);
+    assertThat(run.out()).as("the typed answer is checked first").contains("  ! does not match");
+    JsonNode people = sandbox.documentSet(id).orElseThrow().values().get("people");
+    assertThat(people.at("/directors/0/email").asText()).isEqualTo("ada@example.org");
+    assertThat(sandbox.requests())
+        .filteredOn(r -> r.path().startsWith("/v1/form_actions/"))
+        .as("the invalid answer never reached the service")
+        .allMatch(r -> r.status().orElse(0) == 200);
+  }
+
+  @Test
   void onATerminalInputThatEndsBeforeTheAnswersIsAUsageError() {
     ProgramRun run = ProgramRun.interactivelyAgainst(sandbox, "", "quickstart");
 
