@@ -121,7 +121,7 @@ public final class DocumentSets {
    */
   public DocumentSet awaitCompletion(String id, PollOptions options) {
     Objects.requireNonNull(options, "options");
-    Poller poller = new Poller(id, options, clock, random, retryPolicy);
+    Poller poller = new Poller(id, options, clock, random, retryPolicy, transport.events());
     ApiRequest poll = getRequest(id).asPoll(poller.deadline());
     Duration wait = poller.beforeFirstPoll();
     while (true) {
@@ -165,7 +165,7 @@ public final class DocumentSets {
    */
   public CompletableFuture<DocumentSet> awaitCompletionAsync(String id, PollOptions options) {
     Objects.requireNonNull(options, "options");
-    Poller poller = new Poller(id, options, clock, random, retryPolicy);
+    Poller poller = new Poller(id, options, clock, random, retryPolicy, transport.events());
     ApiRequest poll = getRequest(id).asPoll(poller.deadline());
     AsyncOperation<DocumentSet> operation = new AsyncOperation<>();
     Duration first = poller.beforeFirstPoll();

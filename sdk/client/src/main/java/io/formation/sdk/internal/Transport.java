@@ -35,6 +35,7 @@ public final class Transport {
   private final RetryPolicy retryPolicy;
   private final Throttle throttle;
   private final Failures failures;
+  private final Events events;
   private final Responses responses;
   private final Sleeper sleeper;
   private final SchedulerSleeper scheduler;
@@ -60,6 +61,7 @@ public final class Transport {
       Sleeper sleeper,
       SchedulerSleeper scheduler,
       Failures failures,
+      Events events,
       String userAgent,
       long maxResponseBytes) {
     this.http =
@@ -76,6 +78,7 @@ public final class Transport {
     this.retryPolicy = retryPolicy;
     this.throttle = throttle;
     this.failures = failures;
+    this.events = events;
     this.responses = new Responses(retryPolicy, failures, maxResponseBytes);
     this.sleeper = sleeper;
     this.scheduler = scheduler;
@@ -85,6 +88,10 @@ public final class Transport {
 
   public Sleeper sleeper() {
     return sleeper;
+  }
+
+  public Events events() {
+    return events;
   }
 
   /** Refuses every later call and cancels the calls in flight; they fail, and are not retried. */
@@ -104,9 +111,18 @@ public final class Transport {
         throw failures.failure(
             "Interrupted while waiting to send " + Responses.describe(request), e);
       }
-      Outcome outcome = held != null ? Outcome.notSent(held) : attempt(request);
+      long started = System.nanoTime();
+      Outcome outcome;
+      if (held != null) {
+        outcome = Outcome.notSent(held);
+      } else {
+        events.attemptStarted(request, attempt, retryPolicy.maxAttempts());
+        outcome = attempt(request);
+      }
       throttle.observe(request, outcome);
       Duration delay = closed ? null : retryPolicy.delayAfter(request, attempt, outcome);
+      events.attemptFinished(
+          request, attempt, retryPolicy.maxAttempts(), outcome, System.nanoTime() - started, delay);
       if (delay == null) {
         return responses.finish(request, attempt, outcome, reader, closed);
       }
@@ -183,7 +199,7 @@ public final class Transport {
                   if (error != null) {
                     operation.fail(AsyncOperation.unwrap(error));
                   } else if (held != null) {
-                    afterAttempt(request, reader, attempt, operation, Outcome.notSent(held));
+                    afterAttempt(request, reader, attempt, operation, Outcome.notSent(held), 0);
                   } else {
                     sendAttempt(request, reader, attempt, operation);
                   }
@@ -196,6 +212,8 @@ public final class Transport {
       int attempt,
       AsyncOperation<T> operation) {
     Call call = newCall(request);
+    events.attemptStarted(request, attempt, retryPolicy.maxAttempts());
+    long started = System.nanoTime();
     CompletableFuture<Outcome> outcome = new CompletableFuture<>();
     outcome.whenComplete(
         (ignored, error) -> {
@@ -239,7 +257,8 @@ public final class Transport {
                   if (error != null) {
                     operation.fail(error);
                   } else {
-                    afterAttempt(request, reader, attempt, operation, done);
+                    afterAttempt(
+                        request, reader, attempt, operation, done, System.nanoTime() - started);
                   }
                 }));
   }
@@ -250,9 +269,11 @@ public final class Transport {
       Function<JsonResponse, T> reader,
       int attempt,
       AsyncOperation<T> operation,
-      Outcome outcome) {
+      Outcome outcome,
+      long nanos) {
     throttle.observe(request, outcome);
     Duration delay = closed ? null : retryPolicy.delayAfter(request, attempt, outcome);
+    events.attemptFinished(request, attempt, retryPolicy.maxAttempts(), outcome, nanos, delay);
     if (delay == null) {
       operation.complete(responses.finish(request, attempt, outcome, reader, closed));
       return;
