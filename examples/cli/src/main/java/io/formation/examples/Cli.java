@@ -18,7 +18,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.function.ToIntFunction;
-import okhttp3.OkHttpClient;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.HelpCommand;
@@ -205,9 +204,8 @@ final class Cli implements Callable<Integer> {
     }
     FormationClient.Builder builder = FormationClient.builder().userAgent("formation-examples");
     trustedOrigins.forEach(builder::trustOrigin);
-    OkHttpClient http = debug ? DebugLog.httpClient(err) : null;
-    if (http != null) {
-      builder.httpClient(http);
+    if (debug) {
+      builder.listener(new DebugLog(err));
     }
     try (FormationSandbox sandbox = url == null ? FormationSandbox.start() : null) {
       if (sandbox != null) {
@@ -224,8 +222,6 @@ final class Cli implements Callable<Integer> {
       try (FormationClient client = builder.baseUrl(url).accessToken(key).build()) {
         return body.applyAsInt(client);
       }
-    } finally {
-      DebugLog.shutdown(http);
     }
   }
 

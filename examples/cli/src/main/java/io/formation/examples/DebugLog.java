@@ -1,48 +1,43 @@
 package io.formation.examples;
 
-import java.io.IOException;
+import io.formation.sdk.AttemptEvent;
+import io.formation.sdk.FormationListener;
 import java.io.PrintStream;
-import java.util.concurrent.TimeUnit;
-import okhttp3.OkHttpClient;
-import okhttp3.Request;
+import java.time.Duration;
 
 /**
- * What {@code --debug} adds on standard error: one {@code # http <METHOD> <url> -> <status> in <n>
- * ms} line per request on the wire, retries and redirects included. The SDK adds the token in its
- * own last network interceptor, after this one, so there is no token here to hide.
+ * What {@code --debug} adds on standard error, heard through the SDK's {@link FormationListener}: a
+ * {@code # http <METHOD> <url> -> <status> in <n> ms} line per attempt, and a line per retry. The
+ * SDK leaves queries out of the url (a cursor, an action's signature), and never hands a listener
+ * the token.
  */
-final class DebugLog {
-  private DebugLog() {}
+final class DebugLog implements FormationListener {
+  private final PrintStream err;
 
-  /** An OkHttp client for {@code FormationClient.Builder.httpClient}; release it with shutdown. */
-  static OkHttpClient httpClient(PrintStream err) {
-    return new OkHttpClient.Builder()
-        .addNetworkInterceptor(
-            chain -> {
-              Request request = chain.request();
-              String exchange = "# http " + request.method() + " " + request.url();
-              long start = System.nanoTime();
-              try {
-                okhttp3.Response response = chain.proceed(request);
-                err.println(exchange + " -> " + response.code() + " in " + millis(start) + " ms");
-                return response;
-              } catch (IOException e) {
-                err.println(exchange + " failed after " + millis(start) + " ms: " + e);
-                throw e;
-              }
-            })
-        .build();
+  DebugLog(PrintStream err) {
+    this.err = err;
   }
 
-  /** The SDK leaves a client it was given alone when it closes; this ends its threads. */
-  static void shutdown(OkHttpClient http) {
-    if (http != null) {
-      http.dispatcher().executorService().shutdown();
-      http.connectionPool().evictAll();
+  @Override
+  public void attemptFinished(AttemptEvent attempt) {
+    String exchange = "# http " + attempt.method() + " " + attempt.url();
+    long millis = attempt.took().toMillis();
+    if (attempt.failure().isPresent()) {
+      err.println(exchange + " failed after " + millis + " ms: " + attempt.failure().get());
+    } else {
+      err.println(exchange + " -> " + attempt.statusCode() + " in " + millis + " ms");
     }
   }
 
-  private static long millis(long start) {
-    return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+  @Override
+  public void retryScheduled(AttemptEvent attempt, Duration wait) {
+    err.println(
+        "# retry "
+            + (attempt.attempt() + 1)
+            + " of "
+            + attempt.maxAttempts()
+            + " in "
+            + wait.toMillis()
+            + " ms");
   }
 }
