@@ -72,7 +72,10 @@ public final class Throttle {
           }
           return sleeper.delay(left.plus(spread)).thenCompose(ignored -> acquire(request));
         }
-        paused.remove(origin, pause);
+        if (!clock.instant().isBefore(pause.settled())) {
+          // Kept until the held calls have all resumed, so their refusals stay expected.
+          paused.remove(origin, pause);
+        }
       }
     }
     return budget == null ? NOW : budget.take(!request.isPoll());
@@ -96,9 +99,11 @@ public final class Throttle {
   }
 
   /**
-   * Learns from an answer: a 429 or 503 with Retry-After pauses its origin for everyone. An answer
-   * to an attempt sent before the pause now in force began tells nothing new (calls already on
-   * their way when the first refusal came are refused too) and does not push the pause further.
+   * Learns from an answer: a 429 or 503 with Retry-After pauses its origin for everyone. Refusals
+   * of attempts sent during a pause or while the paused calls resume (the jitter window after it)
+   * are expected, and do not pause the origin again: each of those calls honours its own
+   * Retry-After. Otherwise every resume would be cut short by the refusals of the first few calls,
+   * and a busy client would let only a handful through per pause.
    *
    * @param sentAt when the attempt was sent, by {@link #now()}
    */
@@ -111,20 +116,18 @@ public final class Throttle {
     if (retryAfter == null || retryAfter.isZero()) {
       return;
     }
-    Instant now = clock.instant();
-    Pause learned = new Pause(Checks.plus(now, Checks.capped(retryAfter)), now);
+    Duration pause = Checks.capped(retryAfter);
+    Instant until = Checks.plus(clock.instant(), pause);
+    Instant settled =
+        Checks.plus(until, Duration.ofNanos((long) (pause.toNanos() * RESUME_SPREAD)));
     paused.merge(
         Origins.origin(request.url()),
-        learned,
-        (current, next) ->
-            current.until().isAfter(now) && !sentAt.isAfter(current.since())
-                    || !next.until().isAfter(current.until())
-                ? current
-                : next);
+        new Pause(until, settled),
+        (current, next) -> sentAt.isBefore(current.settled()) ? current : next);
   }
 
-  /** A pause of one origin: until when, and since when it is known. */
-  private record Pause(Instant until, Instant since) {}
+  /** A pause of one origin: until when, and when the calls it held have all resumed. */
+  private record Pause(Instant until, Instant settled) {}
 
   /** A token bucket with two first-come-first-served queues, creates and actions before polls. */
   private final class Budget {

@@ -69,7 +69,7 @@ class ThrottleTest {
   }
 
   @Test
-  void refusalsOfCallsSentBeforeThePauseBeganDoNotPushItFurther() {
+  void refusalsOfCallsSentDuringAPauseOrItsResumeDoNotPauseAgain() {
     Throttle throttle = throttle(0, 0);
     Instant sentTogether = time.instant();
     throttle.observe(poll(SET), answer(429, "10"), sentTogether);
@@ -79,8 +79,11 @@ class ThrottleTest {
     CompletableFuture<IOException> held = throttle.acquire(poll(SET));
     time.advance(Duration.ofMillis(8_000 + 10_000));
     assertThat(held).isDone();
+    // A call sent while the held calls resume (up to 10 s after the pause) is refused: expected.
+    throttle.observe(poll(SET), answer(429, "10"), time.instant().minusSeconds(1));
+    assertThat(throttle.acquire(poll(SET))).isDone();
 
-    // A call sent after the pause was known, and refused, does push it further.
+    // Once they have all resumed, a refusal pauses the origin again.
     throttle.observe(poll(SET), answer(429, "10"), time.instant());
     assertThat(throttle.acquire(poll(SET))).isNotDone();
   }
