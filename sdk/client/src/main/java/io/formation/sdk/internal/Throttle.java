@@ -13,6 +13,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.DoubleSupplier;
 import okhttp3.HttpUrl;
+import okhttp3.Interceptor;
+import okhttp3.Request;
 
 /**
  * One client's view of the service's limits. A 429 or 503 with {@code Retry-After} pauses every
@@ -82,8 +84,8 @@ public final class Throttle {
   }
 
   /**
-   * Whether calls to the URL's origin are paused now. Checked again right before a request goes on
-   * the wire: a call that waited in OkHttp's queue while a pause began must not go out in it.
+   * Whether calls to the URL's origin are paused now. Checked again when OkHttp takes a call up: a
+   * call that waited in OkHttp's queue while a pause began must not go out in it.
    */
   boolean isPaused(HttpUrl url) {
     if (paused.isEmpty()) {
@@ -124,6 +126,30 @@ public final class Throttle {
         Origins.origin(request.url()),
         new Pause(until, settled),
         (current, next) -> sentAt.isBefore(current.settled()) ? current : next);
+  }
+
+  /**
+   * Stops a call whose origin was paused while it waited in OkHttp's queue. An application
+   * interceptor, so it runs when OkHttp takes the call up and before a connection is chosen: a call
+   * stopped there costs nothing, not even a connection.
+   */
+  Interceptor pauseCheck() {
+    return chain -> {
+      Request request = chain.request();
+      if (request.tag(Attempt.class) != null && isPaused(request.url())) {
+        throw new PausedBeforeSending();
+      }
+      return chain.proceed(request);
+    };
+  }
+
+  /** The origin was paused while the call waited in OkHttp's queue; nothing was sent. */
+  static final class PausedBeforeSending extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    PausedBeforeSending() {
+      super("the service's Retry-After paused calls while this one waited to go; nothing was sent");
+    }
   }
 
   /** A pause of one origin: until when, and when the calls it held have all resumed. */

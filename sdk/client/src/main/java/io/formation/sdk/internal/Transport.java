@@ -73,7 +73,8 @@ public final class Transport {
             // A caller's authenticator would answer a 401 by re-sending the request, a POST
             // included, with credentials of its own.
             .authenticator(Authenticator.NONE)
-            .addNetworkInterceptor(new NetworkInterceptor(origins, throttle, maxResponseBytes))
+            .addInterceptor(throttle.pauseCheck())
+            .addNetworkInterceptor(new NetworkInterceptor(origins, maxResponseBytes))
             .build();
     this.tokens = tokens;
     this.retryPolicy = retryPolicy;
@@ -306,7 +307,7 @@ public final class Transport {
    * OkHttp's queue: nothing was sent, so it waits for the pause and goes again as the same attempt.
    */
   private boolean heldByPause(Outcome outcome) {
-    return !closed && outcome.failure() instanceof NetworkInterceptor.PausedBeforeSending;
+    return !closed && outcome.failure() instanceof Throttle.PausedBeforeSending;
   }
 
   private Call newCall(ApiRequest request) {
