@@ -122,8 +122,10 @@ public final class DocumentSets {
   public DocumentSet awaitCompletion(String id, PollOptions options) {
     Objects.requireNonNull(options, "options");
     Poller poller = new Poller(id, options, clock, random, retryPolicy);
-    ApiRequest poll = getRequest(id).until(poller.deadline());
+    ApiRequest poll = getRequest(id).asPoll(poller.deadline());
+    Duration wait = poller.beforeFirstPoll();
     while (true) {
+      sleep(id, wait);
       DocumentSet set = null;
       FormationException failure = null;
       try {
@@ -131,16 +133,22 @@ public final class DocumentSets {
       } catch (FormationException e) {
         failure = e;
       }
-      Duration wait = set != null ? poller.afterPoll(set) : poller.afterError(failure);
+      wait = set != null ? poller.afterPoll(set) : poller.afterError(failure);
       if (wait == null) {
         return set;
       }
-      try {
-        transport.sleeper().sleep(wait);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new FormationException("Interrupted while waiting for document set " + id, e);
-      }
+    }
+  }
+
+  private void sleep(String id, Duration wait) {
+    if (wait.isZero()) {
+      return;
+    }
+    try {
+      transport.sleeper().sleep(wait);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new FormationException("Interrupted while waiting for document set " + id, e);
     }
   }
 
@@ -158,9 +166,14 @@ public final class DocumentSets {
   public CompletableFuture<DocumentSet> awaitCompletionAsync(String id, PollOptions options) {
     Objects.requireNonNull(options, "options");
     Poller poller = new Poller(id, options, clock, random, retryPolicy);
-    ApiRequest poll = getRequest(id).until(poller.deadline());
+    ApiRequest poll = getRequest(id).asPoll(poller.deadline());
     AsyncOperation<DocumentSet> operation = new AsyncOperation<>();
-    pollAsync(poll, poller, operation);
+    Duration first = poller.beforeFirstPoll();
+    if (first.isZero()) {
+      pollAsync(poll, poller, operation);
+    } else {
+      operation.after(transport.sleeper().delay(first), () -> pollAsync(poll, poller, operation));
+    }
     return operation.result();
   }
 

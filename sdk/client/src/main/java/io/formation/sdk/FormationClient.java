@@ -5,6 +5,7 @@ import io.formation.sdk.internal.Origins;
 import io.formation.sdk.internal.RetryPolicy;
 import io.formation.sdk.internal.SchedulerSleeper;
 import io.formation.sdk.internal.Sleeper;
+import io.formation.sdk.internal.Throttle;
 import io.formation.sdk.internal.Transport;
 import io.formation.sdk.internal.Version;
 import java.time.Clock;
@@ -116,6 +117,13 @@ public final class FormationClient implements AutoCloseable {
             origins,
             builder.tokenProvider,
             retryPolicy,
+            new Throttle(
+                builder.clock,
+                sleeper,
+                builder.random,
+                retryPolicy,
+                builder.budgetPerSecond,
+                builder.budgetBurst),
             sleeper,
             scheduler,
             Version.userAgent(builder.userAgentProduct),
@@ -238,6 +246,8 @@ public final class FormationClient implements AutoCloseable {
     private int maxRetries = 2;
     private Duration maxRetryAfter = Duration.ofSeconds(60);
     private long maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES;
+    private double budgetPerSecond;
+    private int budgetBurst;
     private OkHttpClient httpClient;
     private final List<String> trustedOrigins = new ArrayList<>();
     private boolean allowInsecureHttp;
@@ -321,6 +331,28 @@ public final class FormationClient implements AutoCloseable {
     /** The longest Retry-After the SDK honours before retrying; default 60 s. */
     public Builder maxRetryAfter(Duration max) {
       this.maxRetryAfter = nonNegative("maxRetryAfter", max);
+      return this;
+    }
+
+    /**
+     * A request budget every call of this client shares, blocking and async: at most {@code
+     * requestsPerSecond} on average, and {@code burst} at once after a quiet spell. Calls beyond it
+     * wait their turn, first come, first served (async ones without parking a thread), and polls of
+     * {@code awaitCompletion} give way to creates, forms and actions when the budget is short. Set
+     * it at or a little under the service's rate limit when many sets are in flight. Default: none.
+     *
+     * @throws IllegalArgumentException if the rate is not positive and finite or the burst below 1
+     */
+    public Builder requestBudget(double requestsPerSecond, int burst) {
+      if (!(requestsPerSecond > 0) || Double.isInfinite(requestsPerSecond)) {
+        throw new IllegalArgumentException(
+            "requestsPerSecond must be positive, was " + requestsPerSecond);
+      }
+      if (burst < 1) {
+        throw new IllegalArgumentException("burst must be at least 1, was " + burst);
+      }
+      this.budgetPerSecond = requestsPerSecond;
+      this.budgetBurst = burst;
       return this;
     }
 

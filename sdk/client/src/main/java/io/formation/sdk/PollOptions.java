@@ -34,6 +34,7 @@ public final class PollOptions {
   private final double jitter;
   private final Duration timeout;
   private final Duration inputNeededGrace;
+  private final Duration firstPollWithin;
   private final boolean waitThroughInputNeeded;
   private final Consumer<DocumentSet> onStateChange;
 
@@ -44,6 +45,7 @@ public final class PollOptions {
     this.jitter = builder.jitter;
     this.timeout = builder.timeout;
     this.inputNeededGrace = builder.inputNeededGrace;
+    this.firstPollWithin = builder.firstPollWithin;
     this.waitThroughInputNeeded = builder.waitThroughInputNeeded;
     this.onStateChange = builder.onStateChange;
   }
@@ -98,6 +100,14 @@ public final class PollOptions {
     return inputNeededGrace;
   }
 
+  /**
+   * The first poll happens at a random moment within this duration; zero (the default) polls at
+   * once. Resuming many waits at once (after a restart, say), it spreads their first polls.
+   */
+  public Duration firstPollWithin() {
+    return firstPollWithin;
+  }
+
   /** Whether to keep polling when the state is {@code input_needed} instead of stopping. */
   public boolean waitThroughInputNeeded() {
     return waitThroughInputNeeded;
@@ -122,6 +132,8 @@ public final class PollOptions {
         + timeout
         + ", inputNeededGrace="
         + inputNeededGrace
+        + ", firstPollWithin="
+        + firstPollWithin
         + ", waitThroughInputNeeded="
         + waitThroughInputNeeded
         + "}";
@@ -135,6 +147,7 @@ public final class PollOptions {
     private double jitter = 0.1;
     private Duration timeout = Duration.ofMinutes(30);
     private Duration inputNeededGrace = Duration.ofSeconds(60);
+    private Duration firstPollWithin = Duration.ZERO;
     private boolean waitThroughInputNeeded;
     private Consumer<DocumentSet> onStateChange = set -> {};
 
@@ -147,6 +160,7 @@ public final class PollOptions {
       this.jitter = options.jitter;
       this.timeout = options.timeout;
       this.inputNeededGrace = options.inputNeededGrace;
+      this.firstPollWithin = options.firstPollWithin;
       this.waitThroughInputNeeded = options.waitThroughInputNeeded;
       this.onStateChange = options.onStateChange;
     }
@@ -197,6 +211,19 @@ public final class PollOptions {
         throw new IllegalArgumentException("inputNeededGrace must not be negative, was " + grace);
       }
       this.inputNeededGrace = grace;
+      return this;
+    }
+
+    /**
+     * Spreads the first poll over this duration (a random moment within it); default zero, at once.
+     * For waits resumed in bulk after a restart, so they do not all poll at the same instant.
+     */
+    public Builder firstPollWithin(Duration window) {
+      Objects.requireNonNull(window, "window");
+      if (window.isNegative()) {
+        throw new IllegalArgumentException("firstPollWithin must not be negative, was " + window);
+      }
+      this.firstPollWithin = window;
       return this;
     }
 

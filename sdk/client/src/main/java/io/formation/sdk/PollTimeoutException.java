@@ -56,7 +56,11 @@ public class PollTimeoutException extends FormationException {
     return documentSetId;
   }
 
-  /** The last document set seen before the deadline; empty if no poll succeeded. */
+  /**
+   * The last document set seen before the deadline: its id, state and app link (its {@code raw()}
+   * is a missing node: a wait keeps no JSON tree, so thousands of waits stay cheap; the full set of
+   * each state went to the {@code onStateChange} listener); empty if no poll succeeded.
+   */
   public Optional<DocumentSet> lastSeen() {
     return Optional.ofNullable(lastSeen);
   }

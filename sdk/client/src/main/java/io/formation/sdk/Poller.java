@@ -1,5 +1,6 @@
 package io.formation.sdk;
 
+import com.fasterxml.jackson.databind.node.MissingNode;
 import io.formation.sdk.internal.Checks;
 import io.formation.sdk.internal.RetryPolicy;
 import io.formation.sdk.model.DocumentSet;
@@ -51,6 +52,12 @@ final class Poller {
     return deadline;
   }
 
+  /** The wait before the first poll: a random moment within {@link PollOptions#firstPollWithin}. */
+  Duration beforeFirstPoll() {
+    Duration window = Checks.capped(options.firstPollWithin());
+    return Duration.ofNanos((long) (window.toNanos() * random.getAsDouble()));
+  }
+
   /**
    * After a poll: null when the set is complete, else the wait before the next poll.
    *
@@ -59,7 +66,10 @@ final class Poller {
    */
   Duration afterPoll(DocumentSet set) {
     boolean changed = lastSeen == null || !lastSeen.state().equals(set.state());
-    lastSeen = set;
+    if (changed || !lastSeen.appLink().equals(set.appLink())) {
+      // What a timeout reports, without the JSON tree: thousands of waits each hold only this.
+      lastSeen = new DocumentSet(set.id(), set.state(), set.appLink(), MissingNode.getInstance());
+    }
     if (changed) {
       options.onStateChange().accept(set);
     }
@@ -93,7 +103,10 @@ final class Poller {
     if (Thread.currentThread().isInterrupted() || !isTransient(error)) {
       throw error;
     }
-    lastFailure = error;
+    if (lastFailure == null || !(error instanceof NetworkException n && !n.requestSent())) {
+      // An answer of the service (a 503, say) says more than a poll that was not even sent.
+      lastFailure = error;
+    }
     Duration retryAfter = null;
     if (error instanceof ApiException api) {
       retryAfter = retryPolicy.retryAfter(api.headers());

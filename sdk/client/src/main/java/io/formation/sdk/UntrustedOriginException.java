@@ -20,21 +20,23 @@ public class UntrustedOriginException extends FormationException {
   private final String origin;
 
   /**
-   * Creates the exception for a refused origin such as {@code https://other.example:443}.
-   *
-   * @param url the refused URL, for the message (leave its query out: it may hold a signature)
+   * Creates the exception for a refused origin such as {@code https://other.example:443}, or a
+   * scheme such as {@code javascript:}. The message names only that: the rest of a hostile URL can
+   * carry anything, the token included.
    */
-  public UntrustedOriginException(String origin, String url) {
+  public UntrustedOriginException(String origin) {
     super(
-        "Refused to send the access token to "
-            + origin
-            + " (from "
-            + url
-            + "): not the base URL's origin and not trusted");
+        origin.contains("://")
+            ? "Refused to send the access token to "
+                + origin
+                + ": not the base URL's origin and not trusted"
+            : "Refused a URL that is not http(s) (" + origin + ")");
     this.origin = origin;
   }
 
-  /** The refused origin, as {@code scheme://host:port}. */
+  /**
+   * The refused origin, as {@code scheme://host:port}, or the scheme of a URL that is not http(s).
+   */
   public String origin() {
     return origin;
   }

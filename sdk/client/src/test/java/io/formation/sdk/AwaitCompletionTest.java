@@ -363,6 +363,36 @@ class AwaitCompletionTest {
 
   @ParameterizedTest
   @EnumSource(Mode.class)
+  void firstPollWithinSpreadsTheFirstPollOverTheWindow(Mode mode) throws Exception {
+    script("finalizing", "complete");
+    try (FormationClient client = TestClients.client(server, time)) {
+      mode.await(client, ID, options().firstPollWithin(ofSeconds(30)).build());
+    }
+    // The test's random is 1.0: the first poll comes at the end of the window.
+    assertThat(time.sleeps()).containsExactly(ofSeconds(30), ofSeconds(1));
+    assertEveryRequestPolledTheSet(2);
+  }
+
+  @ParameterizedTest
+  @EnumSource(Mode.class)
+  void aTimedOutWaitKeepsTheLastStateButNotItsJsonTree(Mode mode) throws Exception {
+    script("finalizing", "finalizing");
+    PollOptions options = options().timeout(ofSeconds(1)).build();
+    try (FormationClient client = TestClients.client(server, time)) {
+      assertThatThrownBy(() -> mode.await(client, ID, options))
+          .isInstanceOfSatisfying(
+              PollTimeoutException.class,
+              e -> {
+                DocumentSet last = e.lastSeen().orElseThrow();
+                assertThat(last.id()).isEqualTo(ID);
+                assertThat(last.state()).isEqualTo(DocumentSetState.FINALIZING);
+                assertThat(last.raw().isMissingNode()).isTrue();
+              });
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(Mode.class)
   void aGraceOfZeroStopsAtTheFirstInputNeededWithoutWaiting(Mode mode) throws Exception {
     script("input_needed", "complete");
     try (FormationClient client = TestClients.client(server, time)) {

@@ -11,7 +11,8 @@ import okhttp3.HttpUrl;
  * @param url the resolved URL, already checked against the trusted origins
  * @param body JSON body, or null for none
  * @param accept the Accept header
- * @param deadline when retries must stop (a poll's overall timeout), or null for none
+ * @param deadline when a poll's retries must stop (its wait's timeout); null for every other call,
+ *     which also tells polls, which yield to other calls under a request budget, from the rest
  */
 public record ApiRequest(String method, HttpUrl url, byte[] body, String accept, Instant deadline) {
   public static final String JSON = "application/json";
@@ -38,8 +39,13 @@ public record ApiRequest(String method, HttpUrl url, byte[] body, String accept,
     return new ApiRequest("GET", url, null, accept);
   }
 
-  /** The same request, with retries ending at the deadline. */
-  public ApiRequest until(Instant deadline) {
-    return new ApiRequest(method, url, body, accept, deadline);
+  /** The same request as a poll of a wait ending at the deadline. */
+  public ApiRequest asPoll(Instant deadline) {
+    return new ApiRequest(method, url, body, accept, Objects.requireNonNull(deadline, "deadline"));
+  }
+
+  /** Whether this is a poll of a wait for completion. */
+  public boolean isPoll() {
+    return deadline != null;
   }
 }

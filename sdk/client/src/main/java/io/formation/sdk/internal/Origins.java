@@ -55,11 +55,11 @@ public final class Origins {
     HttpUrl url = base.resolve(link);
     if (url == null) {
       int colon = link.indexOf(':');
-      String scheme = colon > 0 ? link.substring(0, colon + 1) : "an unusable URL";
-      throw new UntrustedOriginException(scheme, withoutQuery(link));
+      boolean schemeLike = colon > 0 && link.substring(0, colon).matches("[A-Za-z][A-Za-z0-9+.-]*");
+      throw new UntrustedOriginException(schemeLike ? link.substring(0, colon + 1) : "unusable");
     }
     if (!isTrusted(url)) {
-      throw new UntrustedOriginException(origin(url), withoutQuery(url.toString()));
+      throw new UntrustedOriginException(origin(url));
     }
     return url;
   }

@@ -54,6 +54,11 @@ record Outcome(
     return new Outcome(0, Headers.of(), new byte[0], false, failure, sent, stopped, token(call));
   }
 
+  /** An attempt that was never sent, for the reason given. */
+  static Outcome notSent(IOException reason) {
+    return new Outcome(0, Headers.of(), new byte[0], false, reason, false, false, null);
+  }
+
   private static String token(Call call) {
     Attempt attempt = call.request().tag(Attempt.class);
     return attempt == null ? null : attempt.token();

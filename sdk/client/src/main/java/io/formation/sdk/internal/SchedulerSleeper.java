@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -32,17 +31,7 @@ public final class SchedulerSleeper implements Sleeper, AutoCloseable {
    */
   @Override
   public void sleep(Duration duration) throws InterruptedException {
-    CompletableFuture<Void> wait = delay(duration);
-    try {
-      wait.get();
-    } catch (InterruptedException e) {
-      wait.cancel(false);
-      throw e;
-    } catch (ExecutionException e) {
-      throw e.getCause() instanceof IllegalStateException closed
-          ? closed
-          : new IllegalStateException(e.getCause());
-    }
+    Sleeper.await(delay(duration));
   }
 
   /** Runs the task every period until the scheduler closes; a closed scheduler runs nothing. */

@@ -2,6 +2,7 @@ package io.formation.sdk.internal;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 
 /** Every wait of the SDK goes through this, so tests can replace time instead of sleeping. */
 public interface Sleeper {
@@ -13,4 +14,21 @@ public interface Sleeper {
    * Never throws: a wait that cannot be scheduled is a failed future.
    */
   CompletableFuture<Void> delay(Duration duration);
+
+  /**
+   * Blocks until the wait completes. An interrupt cancels the wait and is thrown; a wait failed by
+   * a closing client is thrown as the {@link IllegalStateException} it failed with.
+   */
+  static <T> T await(CompletableFuture<T> wait) throws InterruptedException {
+    try {
+      return wait.get();
+    } catch (InterruptedException e) {
+      wait.cancel(false);
+      throw e;
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof IllegalStateException closed
+          ? closed
+          : new IllegalStateException(e.getCause());
+    }
+  }
 }

@@ -34,6 +34,7 @@ public final class Transport {
   private final OkHttpClient http;
   private final TokenProvider tokens;
   private final RetryPolicy retryPolicy;
+  private final Throttle throttle;
   private final Responses responses;
   private final Sleeper sleeper;
   private final SchedulerSleeper scheduler;
@@ -55,6 +56,7 @@ public final class Transport {
       Origins origins,
       TokenProvider tokens,
       RetryPolicy retryPolicy,
+      Throttle throttle,
       Sleeper sleeper,
       SchedulerSleeper scheduler,
       String userAgent,
@@ -71,6 +73,7 @@ public final class Transport {
             .build();
     this.tokens = tokens;
     this.retryPolicy = retryPolicy;
+    this.throttle = throttle;
     this.responses = new Responses(retryPolicy, maxResponseBytes);
     this.sleeper = sleeper;
     this.scheduler = scheduler;
@@ -91,7 +94,16 @@ public final class Transport {
   /** Sends the request, retrying as the policy allows, and reads the body with the reader. */
   public <T> T send(ApiRequest request, Function<JsonResponse, T> reader) {
     for (int attempt = 1; ; attempt++) {
-      Outcome outcome = attempt(request);
+      IOException held;
+      try {
+        held = Sleeper.await(throttle.acquire(request));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new FormationException(
+            "Interrupted while waiting to send " + Responses.describe(request), e);
+      }
+      Outcome outcome = held != null ? Outcome.notSent(held) : attempt(request);
+      throttle.observe(request, outcome);
       Duration delay = closed ? null : retryPolicy.delayAfter(request, attempt, outcome);
       if (delay == null) {
         return responses.finish(request, attempt, outcome, reader, closed);
@@ -146,7 +158,7 @@ public final class Transport {
    */
   public <T> CompletableFuture<T> sendAsync(ApiRequest request, Function<JsonResponse, T> reader) {
     AsyncOperation<T> operation = new AsyncOperation<>();
-    operation.run(() -> attemptAsync(request, reader, 1, operation));
+    attemptAsync(request, reader, 1, operation);
     return operation.result();
   }
 
@@ -155,9 +167,32 @@ public final class Transport {
       Function<JsonResponse, T> reader,
       int attempt,
       AsyncOperation<T> operation) {
-    if (operation.isDone()) {
+    CompletableFuture<IOException> turn = throttle.acquire(request);
+    if (!operation.track(turn)) {
       return;
     }
+    turn.whenComplete(
+        (held, error) ->
+            operation.run(
+                () -> {
+                  if (operation.isDone()) {
+                    return;
+                  }
+                  if (error != null) {
+                    operation.fail(AsyncOperation.unwrap(error));
+                  } else if (held != null) {
+                    afterAttempt(request, reader, attempt, operation, Outcome.notSent(held));
+                  } else {
+                    sendAttempt(request, reader, attempt, operation);
+                  }
+                }));
+  }
+
+  private <T> void sendAttempt(
+      ApiRequest request,
+      Function<JsonResponse, T> reader,
+      int attempt,
+      AsyncOperation<T> operation) {
     Call call = newCall(request);
     CompletableFuture<Outcome> outcome = new CompletableFuture<>();
     outcome.whenComplete(
@@ -201,17 +236,27 @@ public final class Transport {
                   }
                   if (error != null) {
                     operation.fail(error);
-                    return;
+                  } else {
+                    afterAttempt(request, reader, attempt, operation, done);
                   }
-                  Duration delay = closed ? null : retryPolicy.delayAfter(request, attempt, done);
-                  if (delay == null) {
-                    operation.complete(responses.finish(request, attempt, done, reader, closed));
-                    return;
-                  }
-                  operation.after(
-                      sleeper.delay(delay),
-                      () -> attemptAsync(request, reader, attempt + 1, operation));
                 }));
+  }
+
+  /** What follows an attempt: the result, the exception, or the next attempt after a wait. */
+  private <T> void afterAttempt(
+      ApiRequest request,
+      Function<JsonResponse, T> reader,
+      int attempt,
+      AsyncOperation<T> operation,
+      Outcome outcome) {
+    throttle.observe(request, outcome);
+    Duration delay = closed ? null : retryPolicy.delayAfter(request, attempt, outcome);
+    if (delay == null) {
+      operation.complete(responses.finish(request, attempt, outcome, reader, closed));
+      return;
+    }
+    operation.after(
+        sleeper.delay(delay), () -> attemptAsync(request, reader, attempt + 1, operation));
   }
 
   private Call newCall(ApiRequest request) {
