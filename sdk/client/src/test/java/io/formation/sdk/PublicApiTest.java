@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The public API of the exported packages, frozen on purpose: a change fails the build until the
  * committed dump (sdk/client/api/formation-sdk.api) is rewritten deliberately with {@code mvn -B
- * verify -pl sdk/client -Dapi.update=true}, and the diff reviewed with the change.
+ * verify -pl sdk/client -am -Dapi.update=true}, and the diff reviewed with the change.
  */
 class PublicApiTest {
   private static final String UPDATE =
