@@ -105,7 +105,8 @@ final class SdkAgainstSandboxTest {
   void waitingOnASetThatStillNeedsInputStopsWithInputNeeded() {
     DocumentSet set = client.documentSets().create(DelawareForms.TEMPLATE);
 
-    assertThatThrownBy(() -> client.documentSets().awaitCompletion(set.id(), fastPolling()))
+    PollOptions noGrace = fastPolling().newBuilder().inputNeededGrace(Duration.ZERO).build();
+    assertThatThrownBy(() -> client.documentSets().awaitCompletion(set.id(), noGrace))
         .isInstanceOfSatisfying(
             InputNeededException.class, e -> assertThat(e.documentSet().id()).isEqualTo(set.id()));
   }

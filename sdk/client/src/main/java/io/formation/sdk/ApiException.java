@@ -36,7 +36,7 @@ public class ApiException extends FormationException {
    * @param body the raw response body, empty if none
    * @param errors the parsed JSON:API errors, empty if the body was not an errors document
    */
-  public ApiException(
+  ApiException(
       String method,
       String url,
       int statusCode,

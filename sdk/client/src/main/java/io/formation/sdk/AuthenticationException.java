@@ -16,7 +16,7 @@ public class AuthenticationException extends ApiException {
   private static final long serialVersionUID = 1L;
 
   /** Creates the exception; see {@link ApiException#ApiException}. */
-  public AuthenticationException(
+  AuthenticationException(
       String method,
       String url,
       int statusCode,

@@ -16,7 +16,7 @@ public class BadRequestException extends ApiException {
   private static final long serialVersionUID = 1L;
 
   /** Creates the exception; see {@link ApiException#ApiException}. */
-  public BadRequestException(
+  BadRequestException(
       String method,
       String url,
       int statusCode,

@@ -16,7 +16,7 @@ public class ConflictException extends ApiException {
   private static final long serialVersionUID = 1L;
 
   /** Creates the exception; see {@link ApiException#ApiException}. */
-  public ConflictException(
+  ConflictException(
       String method,
       String url,
       int statusCode,

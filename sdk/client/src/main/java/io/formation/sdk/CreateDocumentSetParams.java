@@ -1,8 +1,8 @@
 package io.formation.sdk;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.formation.sdk.internal.Wire;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -50,7 +50,7 @@ public record CreateDocumentSetParams(String template, Map<String, JsonNode> ext
 
   /** The request body: {@code {"template": ..., ...fields}}. */
   ObjectNode toJson() {
-    ObjectNode body = Wire.MAPPER.createObjectNode().put("template", template);
+    ObjectNode body = JsonNodeFactory.instance.objectNode().put("template", template);
     extraFields.forEach((name, value) -> body.set(name, value.deepCopy()));
     return body;
   }

@@ -189,10 +189,15 @@ public final class DocumentSets {
                   if (operation.isDone()) {
                     return;
                   }
+                  Throwable failure = set != null ? null : AsyncOperation.unwrap(error);
+                  if (failure != null && !(failure instanceof RuntimeException)) {
+                    operation.fail(failure);
+                    return;
+                  }
                   Duration wait =
                       set != null
                           ? poller.afterPoll(set)
-                          : poller.afterError(AsyncOperation.unwrap(error));
+                          : poller.afterError((RuntimeException) failure);
                   if (wait == null) {
                     operation.complete(set);
                     return;
@@ -212,7 +217,7 @@ public final class DocumentSets {
       return new ApiRequest(
           "POST",
           origins.endpoint("document_sets"),
-          Wire.MAPPER.writeValueAsBytes(params.toJson()),
+          Wire.WRITER.writeValueAsBytes(params.toJson()),
           ApiRequest.ANY_JSON);
     } catch (JsonProcessingException e) {
       throw new IllegalArgumentException("The params cannot be written as JSON", e);

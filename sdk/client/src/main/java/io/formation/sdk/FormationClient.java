@@ -91,7 +91,11 @@ public final class FormationClient implements AutoCloseable {
       }
     }
     Origins origins =
-        new Origins(builder.baseUrl, builder.trustedOrigins, builder.allowInsecureHttp);
+        new Origins(
+            builder.baseUrl,
+            builder.trustedOrigins,
+            builder.allowInsecureHttp,
+            Exceptions.INSTANCE);
     this.baseUrl = origins.base().toString();
     this.ownHttp = builder.httpClient == null ? newHttpClient() : null;
     OkHttpClient http =
@@ -126,6 +130,7 @@ public final class FormationClient implements AutoCloseable {
                 builder.budgetBurst),
             sleeper,
             scheduler,
+            Exceptions.INSTANCE,
             Version.userAgent(builder.userAgentProduct),
             builder.maxResponseBytes);
     this.teams = new Teams(transport, origins);
@@ -162,6 +167,11 @@ public final class FormationClient implements AutoCloseable {
       throw new IllegalStateException("The environment variable " + name + " is not set");
     }
     return value;
+  }
+
+  /** The version of this SDK, such as {@code 0.1.0}; also in its jar's manifest. */
+  public static String version() {
+    return Version.SDK;
   }
 
   /** The teams the token can act for. */

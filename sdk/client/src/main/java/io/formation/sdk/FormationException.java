@@ -17,12 +17,12 @@ public class FormationException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
   /** Creates an exception with a message. */
-  public FormationException(String message) {
+  FormationException(String message) {
     super(message);
   }
 
   /** Creates an exception with a message and a cause. */
-  public FormationException(String message, Throwable cause) {
+  FormationException(String message, Throwable cause) {
     super(message, cause);
   }
 }

@@ -8,6 +8,7 @@ import io.formation.sdk.internal.Wire;
 import io.formation.sdk.model.ActionResult;
 import io.formation.sdk.model.Form;
 import io.formation.sdk.model.FormAction;
+import java.io.IOException;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -84,16 +85,11 @@ public final class Forms {
    */
   public <T> T valuesAs(Form form, Class<T> type) {
     try {
-      return Wire.MAPPER.treeToValue(form.values(), type);
-    } catch (JsonProcessingException e) {
+      return Wire.READER.forType(type).readValue(form.values());
+    } catch (IOException e) {
+      String why = e instanceof JsonProcessingException json ? json.getOriginalMessage() : "" + e;
       throw new IllegalArgumentException(
-          "The values of form "
-              + form.id()
-              + " do not fit "
-              + type.getName()
-              + ": "
-              + e.getOriginalMessage(),
-          e);
+          "The values of form " + form.id() + " do not fit " + type.getName() + ": " + why, e);
     }
   }
 
@@ -108,7 +104,7 @@ public final class Forms {
     Objects.requireNonNull(values, "values");
     byte[] body;
     try {
-      body = Wire.MAPPER.writeValueAsBytes(values);
+      body = Wire.WRITER.writeValueAsBytes(values);
     } catch (JsonProcessingException e) {
       throw new IllegalArgumentException(
           "The values cannot be written as JSON: " + e.getOriginalMessage(), e);

@@ -23,7 +23,7 @@ public class InputNeededException extends FormationException {
   private final transient DocumentSet documentSet;
 
   /** Creates the exception for a document set that needs input. */
-  public InputNeededException(DocumentSet documentSet) {
+  InputNeededException(DocumentSet documentSet) {
     this(documentSet, "submit its forms, then wait again");
   }
 
@@ -32,7 +32,7 @@ public class InputNeededException extends FormationException {
    *
    * @param detail what the caller should do, for the message
    */
-  public InputNeededException(DocumentSet documentSet, String detail) {
+  InputNeededException(DocumentSet documentSet, String detail) {
     super("Document set " + documentSet.id() + " needs input: " + detail);
     this.documentSet = documentSet;
   }

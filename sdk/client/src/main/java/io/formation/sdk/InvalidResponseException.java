@@ -25,7 +25,7 @@ public class InvalidResponseException extends FormationException {
    * @param body the raw body, or a prefix of it; empty if unknown
    * @param cause the parse failure, if any
    */
-  public InvalidResponseException(String message, int statusCode, String body, Throwable cause) {
+  InvalidResponseException(String message, int statusCode, String body, Throwable cause) {
     super(message, cause);
     this.statusCode = statusCode;
     this.body = body;

@@ -23,7 +23,7 @@ public class NetworkException extends FormationException {
   private final boolean requestSent;
 
   /** Creates the exception for a request that may have reached the service. */
-  public NetworkException(String message, Throwable cause) {
+  NetworkException(String message, Throwable cause) {
     this(message, cause, true);
   }
 
@@ -32,7 +32,7 @@ public class NetworkException extends FormationException {
    *
    * @param requestSent whether any of the request was written to the network
    */
-  public NetworkException(String message, Throwable cause, boolean requestSent) {
+  NetworkException(String message, Throwable cause, boolean requestSent) {
     super(message, cause);
     this.requestSent = requestSent;
   }

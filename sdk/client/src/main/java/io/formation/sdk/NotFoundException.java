@@ -16,7 +16,7 @@ public class NotFoundException extends ApiException {
   private static final long serialVersionUID = 1L;
 
   /** Creates the exception; see {@link ApiException#ApiException}. */
-  public NotFoundException(
+  NotFoundException(
       String method,
       String url,
       int statusCode,

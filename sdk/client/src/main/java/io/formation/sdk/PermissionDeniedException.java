@@ -16,7 +16,7 @@ public class PermissionDeniedException extends ApiException {
   private static final long serialVersionUID = 1L;
 
   /** Creates the exception; see {@link ApiException#ApiException}. */
-  public PermissionDeniedException(
+  PermissionDeniedException(
       String method,
       String url,
       int statusCode,

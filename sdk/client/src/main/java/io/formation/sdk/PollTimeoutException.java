@@ -32,7 +32,7 @@ public class PollTimeoutException extends FormationException {
    * @param timeout the overall timeout that ran out
    * @param lastFailure the last failed poll, or null
    */
-  public PollTimeoutException(
+  PollTimeoutException(
       String documentSetId, DocumentSet lastSeen, Duration timeout, Throwable lastFailure) {
     super(
         "Document set "

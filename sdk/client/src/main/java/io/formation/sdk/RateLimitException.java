@@ -25,7 +25,7 @@ public class RateLimitException extends ApiException {
    *
    * @param retryAfter the wait the service asked for, or null if it sent no valid Retry-After
    */
-  public RateLimitException(
+  RateLimitException(
       String method,
       String url,
       int statusCode,

@@ -17,7 +17,7 @@ public class ServerException extends ApiException {
   private static final long serialVersionUID = 1L;
 
   /** Creates the exception; see {@link ApiException#ApiException}. */
-  public ServerException(
+  ServerException(
       String method,
       String url,
       int statusCode,

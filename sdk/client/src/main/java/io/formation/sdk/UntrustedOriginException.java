@@ -24,7 +24,7 @@ public class UntrustedOriginException extends FormationException {
    * scheme such as {@code javascript:}. The message names only that: the rest of a hostile URL can
    * carry anything, the token included.
    */
-  public UntrustedOriginException(String origin) {
+  UntrustedOriginException(String origin) {
     super(
         origin.contains("://")
             ? "Refused to send the access token to "

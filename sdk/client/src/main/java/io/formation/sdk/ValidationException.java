@@ -22,7 +22,7 @@ public class ValidationException extends ApiException {
   private static final long serialVersionUID = 1L;
 
   /** Creates the exception; see {@link ApiException#ApiException}. */
-  public ValidationException(
+  ValidationException(
       String method,
       String url,
       int statusCode,

@@ -8,7 +8,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-import io.formation.sdk.internal.Wire;
 import io.formation.sdk.model.DocumentSet;
 import io.formation.sdk.model.DocumentSetState;
 import java.net.URI;
@@ -76,7 +75,7 @@ class DocumentSetsTest {
 
   @Test
   void createSendsExtraFieldsGivenWithAfterTheTemplate() throws Exception {
-    ObjectNode metadata = Wire.MAPPER.createObjectNode().put("ref", "crm-42");
+    ObjectNode metadata = Fixtures.MAPPER.createObjectNode().put("ref", "crm-42");
     CreateDocumentSetParams params =
         CreateDocumentSetParams.of(DocumentSets.DELAWARE_CORPORATION)
             .with("team_id", TextNode.valueOf("team_1"))

@@ -1,7 +1,7 @@
 package io.formation.sdk;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.formation.sdk.internal.Wire;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -11,6 +11,9 @@ import mockwebserver3.RecordedRequest;
 
 /** JSON fixtures from {@code src/test/resources/fixtures} and the responses the tests script. */
 final class Fixtures {
+  /** The tests' own mapper: they read and write JSON as any client of the service would. */
+  static final ObjectMapper MAPPER = new ObjectMapper();
+
   private Fixtures() {}
 
   /** The text of {@code fixtures/<name>}. */
@@ -59,7 +62,7 @@ final class Fixtures {
 
   static JsonNode tree(String json) {
     try {
-      return Wire.MAPPER.readTree(json);
+      return MAPPER.readTree(json);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

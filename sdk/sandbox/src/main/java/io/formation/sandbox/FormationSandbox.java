@@ -8,6 +8,8 @@ import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -81,6 +83,7 @@ public final class FormationSandbox implements AutoCloseable {
   private final ConcurrentSkipListMap<Long, RecordedRequest> requests =
       new ConcurrentSkipListMap<>();
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final Queue<Thread> threads = new ConcurrentLinkedQueue<>();
 
   private FormationSandbox(SandboxOptions options) throws IOException {
     this.options = options;
@@ -118,12 +121,13 @@ public final class FormationSandbox implements AutoCloseable {
     }
   }
 
-  private static ThreadFactory daemonThreads() {
+  private ThreadFactory daemonThreads() {
     AtomicInteger count = new AtomicInteger();
     return runnable -> {
       Thread thread = new Thread(runnable, "formation-sandbox-" + count.incrementAndGet());
       // A sandbox somebody forgot to close must not keep a test JVM alive.
       thread.setDaemon(true);
+      threads.add(thread);
       return thread;
     };
   }
@@ -174,6 +178,11 @@ public final class FormationSandbox implements AutoCloseable {
     executor.shutdownNow();
     try {
       executor.awaitTermination(5, TimeUnit.SECONDS);
+      // A pool is terminated a moment before its last thread has died; wait for that too, so
+      // that "closed" means no thread of this sandbox is left.
+      for (Thread thread : threads) {
+        thread.join(TimeUnit.SECONDS.toMillis(5));
+      }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

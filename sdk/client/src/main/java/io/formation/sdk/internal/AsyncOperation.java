@@ -1,6 +1,5 @@
 package io.formation.sdk.internal;
 
-import io.formation.sdk.FormationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Future;
@@ -77,12 +76,10 @@ public final class AsyncOperation<T> {
   }
 
   /** The exception a future failed with, without the CompletionException wrapper. */
-  public static RuntimeException unwrap(Throwable error) {
-    Throwable cause =
-        error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-    return cause instanceof RuntimeException runtime
-        ? runtime
-        : new FormationException(cause.toString(), cause);
+  public static Throwable unwrap(Throwable error) {
+    return error instanceof CompletionException && error.getCause() != null
+        ? error.getCause()
+        : error;
   }
 
   public boolean isDone() {

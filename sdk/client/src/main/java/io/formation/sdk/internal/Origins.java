@@ -1,6 +1,5 @@
 package io.formation.sdk.internal;
 
-import io.formation.sdk.UntrustedOriginException;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.Set;
@@ -13,13 +12,19 @@ import okhttp3.HttpUrl;
 public final class Origins {
   private final HttpUrl base;
   private final Set<String> trusted;
+  private final Failures failures;
 
   /**
    * @param baseUrl the service's base URL; a path prefix is kept
    * @param trustedOrigins further origins the caller trusts with the token
    * @param allowInsecureHttp whether plain http is allowed for a host that is not loopback
    */
-  public Origins(String baseUrl, Collection<String> trustedOrigins, boolean allowInsecureHttp) {
+  public Origins(
+      String baseUrl,
+      Collection<String> trustedOrigins,
+      boolean allowInsecureHttp,
+      Failures failures) {
+    this.failures = failures;
     this.base = withTrailingSlash(parse("base URL", baseUrl, allowInsecureHttp));
     if (base.query() != null || base.fragment() != null) {
       throw new IllegalArgumentException("base URL must not have a query or fragment");
@@ -48,18 +53,19 @@ public final class Origins {
   /**
    * Resolves a link or action url the service returned against the base URL, exactly as given.
    *
-   * @throws UntrustedOriginException if it points at an origin the token must not go to, or is not
-   *     an http(s) URL at all ({@code javascript:}, {@code ftp:}...); nothing is sent
+   * @throws io.formation.sdk.UntrustedOriginException if it points at an origin the token must not
+   *     go to, or is not an http(s) URL at all ({@code javascript:}, {@code ftp:}...); nothing is
+   *     sent
    */
   public HttpUrl resolve(String link) {
     HttpUrl url = base.resolve(link);
     if (url == null) {
       int colon = link.indexOf(':');
       boolean schemeLike = colon > 0 && link.substring(0, colon).matches("[A-Za-z][A-Za-z0-9+.-]*");
-      throw new UntrustedOriginException(schemeLike ? link.substring(0, colon + 1) : "unusable");
+      throw failures.untrustedOrigin(schemeLike ? link.substring(0, colon + 1) : "unusable");
     }
     if (!isTrusted(url)) {
-      throw new UntrustedOriginException(origin(url));
+      throw failures.untrustedOrigin(origin(url));
     }
     return url;
   }

@@ -5,17 +5,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import io.formation.sdk.ApiError;
 import io.formation.sdk.ApiException;
-import io.formation.sdk.AuthenticationException;
-import io.formation.sdk.BadRequestException;
-import io.formation.sdk.ConflictException;
-import io.formation.sdk.FormationException;
 import io.formation.sdk.InvalidResponseException;
 import io.formation.sdk.NetworkException;
-import io.formation.sdk.NotFoundException;
-import io.formation.sdk.PermissionDeniedException;
-import io.formation.sdk.RateLimitException;
-import io.formation.sdk.ServerException;
-import io.formation.sdk.ValidationException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -31,10 +22,12 @@ final class Responses {
   static final int KEPT_BODY_CHARS = 64 * 1024;
 
   private final RetryPolicy retryPolicy;
+  private final Failures failures;
   private final long maxResponseBytes;
 
-  Responses(RetryPolicy retryPolicy, long maxResponseBytes) {
+  Responses(RetryPolicy retryPolicy, Failures failures, long maxResponseBytes) {
     this.retryPolicy = retryPolicy;
+    this.failures = failures;
     this.maxResponseBytes = maxResponseBytes;
   }
 
@@ -51,7 +44,7 @@ final class Responses {
           "The FormationClient was closed during " + describe(request), failure);
     }
     if (failure != null && outcome.stopped()) {
-      throw new FormationException("Interrupted during " + describe(request), failure);
+      throw failures.failure("Interrupted during " + describe(request), failure);
     }
     if (failure != null) {
       throw network(request, attempts, outcome);
@@ -74,7 +67,7 @@ final class Responses {
     }
   }
 
-  private static NetworkException network(ApiRequest request, int attempts, Outcome outcome) {
+  private NetworkException network(ApiRequest request, int attempts, Outcome outcome) {
     String message =
         describe(request)
             + " failed"
@@ -84,15 +77,15 @@ final class Responses {
             + (outcome.requestSent()
                 ? " (the request was sent: the service may have acted on it)"
                 : " (nothing reached the service: trying again is safe)");
-    return new NetworkException(outcome.redact(message), outcome.failure(), outcome.requestSent());
+    return failures.network(outcome.redact(message), outcome.failure(), outcome.requestSent());
   }
 
-  private static JsonNode parse(ApiRequest request, Outcome outcome) {
+  private JsonNode parse(ApiRequest request, Outcome outcome) {
     if (outcome.body().length == 0) {
       return MissingNode.getInstance();
     }
     try {
-      return Wire.MAPPER.readTree(outcome.body());
+      return Wire.READER.readTree(outcome.body());
     } catch (JsonProcessingException e) {
       // Jackson's message quotes the body; the parse error is not kept as the cause for that
       // reason, and the message is redacted below like every other piece of service text.
@@ -111,42 +104,29 @@ final class Responses {
     }
   }
 
-  private static InvalidResponseException invalid(
-      ApiRequest request, Outcome outcome, String what) {
-    return new InvalidResponseException(
+  private InvalidResponseException invalid(ApiRequest request, Outcome outcome, String what) {
+    return failures.invalidResponse(
         outcome.redact(describe(request) + " returned " + outcome.statusCode() + " with " + what),
         outcome.statusCode(),
-        keptBody(outcome),
-        null);
+        keptBody(outcome));
   }
 
   private ApiException apiException(ApiRequest request, Outcome outcome) {
     String body = keptBody(outcome);
     List<ApiError> errors = List.of();
     try {
-      errors = Wire.errors(Wire.MAPPER.readTree(body));
+      errors = Wire.errors(Wire.READER.readTree(body));
     } catch (IOException notJson) {
       // An HTML page from a proxy, say: the raw body is kept and shown instead.
     }
-    String method = request.method();
-    String url = request.url().toString();
-    int status = outcome.statusCode();
-    var headers = outcome.headers();
-    return switch (status) {
-      case 400 -> new BadRequestException(method, url, status, headers, body, errors);
-      case 401 -> new AuthenticationException(method, url, status, headers, body, errors);
-      case 403 -> new PermissionDeniedException(method, url, status, headers, body, errors);
-      case 404 -> new NotFoundException(method, url, status, headers, body, errors);
-      case 409 -> new ConflictException(method, url, status, headers, body, errors);
-      case 422 -> new ValidationException(method, url, status, headers, body, errors);
-      case 429 ->
-          new RateLimitException(
-              method, url, status, headers, body, errors, retryPolicy.retryAfter(headers));
-      default ->
-          status >= 500
-              ? new ServerException(method, url, status, headers, body, errors)
-              : new ApiException(method, url, status, headers, body, errors);
-    };
+    return failures.forStatus(
+        request.method(),
+        request.url().toString(),
+        outcome.statusCode(),
+        outcome.headers(),
+        body,
+        errors,
+        retryPolicy.retryAfter(outcome.headers()));
   }
 
   /** The body as an exception keeps it: redacted, and cut at {@link #KEPT_BODY_CHARS}. */

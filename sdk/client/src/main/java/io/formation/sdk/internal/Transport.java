@@ -1,6 +1,5 @@
 package io.formation.sdk.internal;
 
-import io.formation.sdk.FormationException;
 import io.formation.sdk.TokenProvider;
 import java.io.IOException;
 import java.time.Duration;
@@ -35,6 +34,7 @@ public final class Transport {
   private final TokenProvider tokens;
   private final RetryPolicy retryPolicy;
   private final Throttle throttle;
+  private final Failures failures;
   private final Responses responses;
   private final Sleeper sleeper;
   private final SchedulerSleeper scheduler;
@@ -59,6 +59,7 @@ public final class Transport {
       Throttle throttle,
       Sleeper sleeper,
       SchedulerSleeper scheduler,
+      Failures failures,
       String userAgent,
       long maxResponseBytes) {
     this.http =
@@ -74,7 +75,8 @@ public final class Transport {
     this.tokens = tokens;
     this.retryPolicy = retryPolicy;
     this.throttle = throttle;
-    this.responses = new Responses(retryPolicy, maxResponseBytes);
+    this.failures = failures;
+    this.responses = new Responses(retryPolicy, failures, maxResponseBytes);
     this.sleeper = sleeper;
     this.scheduler = scheduler;
     this.userAgent = userAgent;
@@ -99,7 +101,7 @@ public final class Transport {
         held = Sleeper.await(throttle.acquire(request));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new FormationException(
+        throw failures.failure(
             "Interrupted while waiting to send " + Responses.describe(request), e);
       }
       Outcome outcome = held != null ? Outcome.notSent(held) : attempt(request);
@@ -112,7 +114,7 @@ public final class Transport {
         sleeper.sleep(delay);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new FormationException(
+        throw failures.failure(
             "Interrupted while waiting to retry " + Responses.describe(request), e);
       }
     }
@@ -295,17 +297,18 @@ public final class Transport {
     try {
       token = tokens.token();
     } catch (RuntimeException e) {
-      throw new FormationException("The token provider failed: " + e.getMessage(), e);
+      throw failures.failure("The token provider failed: " + e.getMessage(), e);
     }
     if (token == null || token.isBlank()) {
-      throw new FormationException("The token provider returned no access token");
+      throw failures.failure("The token provider returned no access token", null);
     }
     int bad = Checks.invalidHeaderCharAt(token);
     if (bad >= 0) {
-      throw new FormationException(
+      throw failures.failure(
           "The token provider returned a token with a character not allowed in a header (at index "
               + bad
-              + "); nothing was sent");
+              + "); nothing was sent",
+          null);
     }
     return token;
   }

@@ -3,7 +3,10 @@ package io.formation.sdk.internal;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.formation.sdk.ApiError;
@@ -49,12 +52,22 @@ public final class Wire {
   /** Which member of a plain object may hold the list of forms. */
   public static final List<String> FORM_LIST_FIELDS = List.of("forms", "data", "items");
 
-  /** One mapper for the whole SDK: building one is the costliest part of starting a client. */
-  public static final ObjectMapper MAPPER =
+  /**
+   * One mapper for the whole SDK (building one is the costliest part of starting a client), kept
+   * private: the rest of the SDK reads and writes through the immutable reader and writer below, so
+   * nothing can reconfigure it.
+   */
+  private static final ObjectMapper MAPPER =
       new ObjectMapper()
           .registerModule(new JavaTimeModule())
           .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
           .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
+
+  /** Reads JSON, and binds trees to callers' types; immutable. */
+  public static final ObjectReader READER = MAPPER.reader();
+
+  /** Writes callers' values as JSON; immutable. */
+  public static final ObjectWriter WRITER = MAPPER.writer();
 
   private Wire() {}
 
@@ -119,7 +132,7 @@ public final class Wire {
         id,
         field(resource, SCHEMA_FIELDS),
         field(resource, UI_SCHEMA_FIELDS),
-        values.isMissingNode() || values.isNull() ? MAPPER.createObjectNode() : values,
+        values.isMissingNode() || values.isNull() ? JsonNodeFactory.instance.objectNode() : values,
         actions,
         resource);
   }
