@@ -1,0 +1,33 @@
+package io.formation.examples.web;
+
+import io.formation.sandbox.SandboxOptions;
+import java.time.Duration;
+import java.util.UUID;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * The embedded sandbox as the tests run it: on a clock that moves only when a test says so, with
+ * the review that sends a document set back to input_needed once, and with a token of its own so
+ * that a test can look for it in everything the browser receives.
+ */
+@TestConfiguration(proxyBeanMethods = false)
+class SandboxForTests {
+  static final String TOKEN = "tok-" + UUID.randomUUID();
+
+  @Bean
+  TestClock testClock() {
+    return new TestClock();
+  }
+
+  @Bean
+  SandboxOptions sandboxOptions(TestClock clock) {
+    return SandboxOptions.defaults().withToken(TOKEN).withClock(clock).withReview(true);
+  }
+
+  /** Moves the clock just past the time the set spends in {@code state}. */
+  static void leave(TestClock clock, SandboxOptions options, String state) {
+    Duration stay = state.equals("input_needed") ? options.processingLag() : options.stepDelay();
+    clock.advance(stay.plusMillis(1));
+  }
+}
