@@ -256,6 +256,24 @@ class WireShapesTest {
   }
 
   @Test
+  void numbersAreSentBackExactlyAsTheServiceWroteThem() throws Exception {
+    server.enqueue(
+        json(
+            "[{\"id\":\"terms\",\"values\":{\"ratio\":0.0000001,\"price\":1.50,"
+                + "\"shares\":123456789012345678901234567890},"
+                + "\"actions\":[{\"method\":\"PUT\",\"url\":\"/v1/actions/a1\"}]}]"));
+    server.enqueue(json("{}"));
+    try (FormationClient client = TestClients.client(server, time)) {
+      Form form = client.forms().list("ds_123").get(0);
+      client.forms().submit(form, form.values());
+    }
+    server.takeRequest();
+    assertThat(server.takeRequest().getBody().utf8())
+        .isEqualTo(
+            "{\"ratio\":0.0000001,\"price\":1.50,\"shares\":123456789012345678901234567890}");
+  }
+
+  @Test
   void accessorsReturnCopiesSoMutatingThemDoesNotChangeTheRecord() {
     server.enqueue(fixture("forms/list_jsonapi.json"));
     server.enqueue(fixture("document_sets/created_jsonapi.json"));

@@ -1,5 +1,6 @@
 package io.formation.sdk.internal;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -61,7 +62,12 @@ public final class Wire {
       new ObjectMapper()
           .registerModule(new JavaTimeModule())
           .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-          .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
+          .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+          // Numbers as the service wrote them: 0.0000001 stays that, not the double 1.0E-7, so
+          // values read and sent back are the values the service sent.
+          .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+          .enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN)
+          .setNodeFactory(exactNumbers());
 
   /** Reads JSON, and binds trees to callers' types; immutable. */
   public static final ObjectReader READER = MAPPER.reader();
@@ -70,6 +76,15 @@ public final class Wire {
   public static final ObjectWriter WRITER = MAPPER.writer();
 
   private Wire() {}
+
+  /**
+   * Keeps decimals' trailing zeros. Deprecated since Jackson 2.15 for a feature flag that older
+   * Jacksons, which the SDK supports, do not have.
+   */
+  @SuppressWarnings("deprecation")
+  private static JsonNodeFactory exactNumbers() {
+    return JsonNodeFactory.withExactBigDecimals(true);
+  }
 
   /** The body was JSON, but not the shape expected; the transport adds what was called. */
   public static final class ShapeException extends RuntimeException {
