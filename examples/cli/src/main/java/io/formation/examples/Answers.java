@@ -1,25 +1,20 @@
 package io.formation.examples;
 
-import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import io.formation.examples.cli.CommandLine.Command;
-import io.formation.examples.cli.UsageException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
 
 /**
  * The {@code --answers} file: a JSON object mapping each form id to an object of its values, such
@@ -45,44 +40,26 @@ final class Answers {
   }
 
   /**
-   * Reads and checks the file.
-   *
-   * @throws UsageException naming the file if it cannot be read, is not JSON, or is not an object
-   *     of objects
+   * Reads the file; one that cannot be read, or holds anything but an object of objects, is a usage
+   * error.
    */
-  static Answers read(Path file) {
-    JsonNode root;
-    try (InputStream in = Files.newInputStream(file)) {
-      root = JSON.readTree(in);
-    } catch (NoSuchFileException e) {
-      throw problem(file, "does not exist");
-    } catch (JsonProcessingException e) {
-      JsonLocation where = e.getLocation();
-      String at =
-          where == null ? "" : " at line " + where.getLineNr() + ", column " + where.getColumnNr();
-      throw problem(file, "is not valid JSON" + at + ": " + e.getOriginalMessage());
-    } catch (IOException e) {
-      throw problem(file, "cannot be read: " + e);
-    }
-    if (root == null || root.isMissingNode()) {
-      throw problem(file, "is empty");
-    }
-    if (!root.isObject()) {
-      throw problem(file, "must hold a JSON object of form id to values, not " + kind(root));
-    }
-    Map<String, JsonNode> byForm = new LinkedHashMap<>();
-    for (Map.Entry<String, JsonNode> entry : root.properties()) {
-      if (!entry.getValue().isObject()) {
-        throw problem(
-            file,
-            "must map form '"
-                + entry.getKey()
-                + "' to an object of values, not "
-                + kind(entry.getValue()));
+  static Answers read(Path file, CommandSpec command) {
+    String problem;
+    try {
+      JsonNode root = JSON.readTree(Files.readString(file));
+      Map<String, JsonNode> byForm = new LinkedHashMap<>();
+      root.properties().forEach(entry -> byForm.put(entry.getKey(), entry.getValue()));
+      if (root.isObject() && byForm.values().stream().allMatch(JsonNode::isObject)) {
+        return new Answers(file.toString(), byForm);
       }
-      byForm.put(entry.getKey(), entry.getValue());
+      problem = "must hold a JSON object of form id to an object of values";
+    } catch (NoSuchFileException e) {
+      problem = "does not exist";
+    } catch (IOException e) {
+      // Jackson's messages say where the JSON goes wrong: line, column and what it expected.
+      problem = "cannot be read: " + e.getMessage().lines().findFirst().orElse("");
     }
-    return new Answers(file.toString(), Collections.unmodifiableMap(byForm));
+    throw new ParameterException(command.commandLine(), "the answers file " + file + " " + problem);
   }
 
   /** The values given for a form, a copy; empty if the file has none. */
@@ -96,20 +73,5 @@ final class Answers {
 
   String source() {
     return source;
-  }
-
-  private static UsageException problem(Path file, String what) {
-    return new UsageException("the answers file " + file + " " + what, Command.QUICKSTART);
-  }
-
-  private static String kind(JsonNode node) {
-    return switch (node.getNodeType()) {
-      case ARRAY -> "an array";
-      case STRING -> "a string";
-      case NUMBER -> "a number";
-      case BOOLEAN -> "a boolean";
-      case NULL -> "null";
-      default -> node.getNodeType().name().toLowerCase(Locale.ROOT);
-    };
   }
 }

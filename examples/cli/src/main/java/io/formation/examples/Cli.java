@@ -1,44 +1,142 @@
 package io.formation.examples;
 
-import io.formation.examples.cli.Args;
-import io.formation.examples.cli.CommandLine;
-import io.formation.examples.cli.UsageException;
+import static picocli.CommandLine.ScopeType.INHERIT;
+
+import io.formation.sandbox.FormationSandbox;
 import io.formation.sdk.FormationClient;
 import io.formation.sdk.FormationException;
+import java.io.BufferedReader;
 import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.function.ToIntFunction;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.HelpCommand;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
- * The program without the process: parses the command line, opens the service (or the embedded
- * sandbox), runs one command, and turns every failure into one line on standard error and an exit
- * code.
- *
- * <pre>{@code
- * int code = Cli.run(new String[] {"teams"}, System.getenv(), System.in, System.out, System.err,
- *     false);
- * }</pre>
+ * The program without the process: the options every command shares, the client they open, and the
+ * mapping of failures to one line on standard error and an exit code. Picocli does the parsing, the
+ * help and the usage errors.
  */
-final class Cli {
-  private Cli() {}
+@Command(
+    name = "java -jar formation-cli.jar",
+    synopsisSubcommandLabel = "<command>",
+    description = {
+      "Walks through forming a company with the Formation service: list your "
+          + "teams, start a document set, fill in and submit its forms, and follow "
+          + "its state.",
+      ""
+    },
+    subcommands = {
+      TeamsCommand.class,
+      QuickstartCommand.class,
+      StatusCommand.class,
+      SandboxCommand.class,
+      HelpCommand.class
+    },
+    footerHeading = "%nEnvironment:%n",
+    footer = {
+      "  FORMATION_BASE_URL      base URL of the service, used without --base-url",
+      "  FORMATION_ACCESS_TOKEN  OAuth access token, used without --token",
+      "",
+      "Exit codes:",
+      "  0  success",
+      "  1  a service call failed, or values were rejected and nobody can fix them",
+      "  2  bad usage: unknown command or option, a missing value or answer"
+    })
+final class Cli implements Callable<Integer> {
+  static final int FAILED = 1;
+  static final int USAGE = 2;
 
-  /** One command, ready to run against a client; returns the exit code. */
-  interface Command {
-    int run(FormationClient client);
+  static final Duration FIRST_POLL = Duration.ofMillis(250);
+
+  @Option(
+      names = "--base-url",
+      paramLabel = "URL",
+      scope = INHERIT,
+      description = "Base URL of the service (else $FORMATION_BASE_URL, else the embedded sandbox)")
+  private String baseUrl;
+
+  @Option(
+      names = "--token",
+      paramLabel = "TOKEN",
+      scope = INHERIT,
+      description = "OAuth access token (else $FORMATION_ACCESS_TOKEN)")
+  private String token;
+
+  @Option(
+      names = "--debug",
+      scope = INHERIT,
+      description = "Log every HTTP request, and stack traces, on standard error")
+  private boolean debug;
+
+  @Mixin private HelpOption help;
+  @Spec private CommandSpec spec;
+
+  // Picocli resets a list option in each command it meets it in; this keeps both sides'.
+  private final Set<String> trustedOrigins = new LinkedHashSet<>();
+
+  final Map<String, String> env;
+  final PrintStream out;
+  final PrintStream err;
+  final boolean interactive;
+  final Duration firstPoll;
+  final BufferedReader in;
+
+  private Cli(
+      Map<String, String> env,
+      InputStream in,
+      PrintStream out,
+      PrintStream err,
+      boolean interactive,
+      Duration firstPoll) {
+    this.env = env;
+    this.in = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+    this.out = out;
+    this.err = err;
+    this.interactive = interactive;
+    this.firstPoll = firstPoll;
+  }
+
+  /** {@code -h} and {@code --help}, on every command. */
+  static final class HelpOption {
+    @Option(
+        names = {"-h", "--help"},
+        usageHelp = true,
+        description = "Show this help")
+    boolean help;
+  }
+
+  @Option(
+      names = "--trust-origin",
+      paramLabel = "ORIGIN",
+      scope = INHERIT,
+      description = "Also send the token to links and action urls on ORIGIN; repeatable")
+  void trustOrigins(List<String> origins) {
+    trustedOrigins.addAll(origins);
   }
 
   /**
    * Runs one command line.
    *
-   * @param args the arguments, program name excluded
-   * @param env the environment, read for {@code FORMATION_BASE_URL} and {@code
-   *     FORMATION_ACCESS_TOKEN}
-   * @param in where interactive answers are read from
-   * @param out results, and progress lines starting with {@code #}
-   * @param err errors, and with {@code --debug} the request log and stack traces
-   * @param interactive whether a person answers on {@code in}: missing form values are then asked
-   *     for, and asked again when the service rejects them
-   * @return {@link Args#EXIT_SUCCESS}, {@link Args#EXIT_FAILURE} or {@link Args#EXIT_USAGE}
+   * @param env read for {@code FORMATION_BASE_URL} and {@code FORMATION_ACCESS_TOKEN}
+   * @param interactive whether a person answers questions on {@code in}
+   * @param firstPoll the first wait between polls, {@link #FIRST_POLL}; tests poll sooner
+   * @return 0 on success, {@link #FAILED} or {@link #USAGE}
    */
   static int run(
       String[] args,
@@ -46,61 +144,91 @@ final class Cli {
       InputStream in,
       PrintStream out,
       PrintStream err,
-      boolean interactive) {
-    if (args.length == 0) {
-      err.print(Args.usage());
-      return Args.EXIT_USAGE;
+      boolean interactive,
+      Duration firstPoll) {
+    Cli cli = new Cli(env, in, out, err, interactive, firstPoll);
+    CommandLine line = new CommandLine(cli);
+    // The sandbox is the service: the options that say how to reach one mean nothing to it.
+    CommandSpec sandbox = line.getSubcommands().get("sandbox").getCommandSpec();
+    List.of("--base-url", "--token", "--trust-origin")
+        .forEach(name -> sandbox.remove(sandbox.findOption(name)));
+    line.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));
+    line.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
+    line.setParameterExceptionHandler((e, given) -> usageError(err, e.getMessage(), e));
+    line.setExecutionExceptionHandler(
+        (e, command, parsed) -> {
+          if (e instanceof IllegalArgumentException) {
+            // The SDK's word on a value the user typed: an id, a URL, an origin.
+            return usageError(err, e.getMessage(), new ParameterException(command, ""));
+          }
+          boolean readable = e instanceof FormationException || e instanceof FormRejected;
+          err.println("error: " + (readable ? e.getMessage() : e.toString()));
+          if (e instanceof FormRejected rejected) {
+            rejected.fieldLines().forEach(err::println);
+          }
+          if (cli.debug) {
+            e.printStackTrace(err);
+          }
+          return FAILED;
+        });
+    int code = line.execute(args);
+    out.flush();
+    err.flush();
+    return code;
+  }
+
+  private static int usageError(PrintStream err, String message, ParameterException where) {
+    String command = where.getCommandLine().getCommandSpec().qualifiedName();
+    err.println("error: " + message + ". Run '" + command + " --help' for usage.");
+    return USAGE;
+  }
+
+  /** No command: the program's help, on standard error as a usage error. */
+  @Override
+  public Integer call() {
+    spec.commandLine().usage(err);
+    return USAGE;
+  }
+
+  /**
+   * Runs a command with a client for the service the options name, or, when they name none, for an
+   * embedded sandbox started for this run; closes both afterwards.
+   */
+  int withClient(CommandSpec command, ToIntFunction<FormationClient> body) {
+    String url = firstNonBlank(baseUrl, env.get(FormationClient.BASE_URL_ENV));
+    String key = firstNonBlank(token, env.get(FormationClient.ACCESS_TOKEN_ENV));
+    if (url != null && key == null) {
+      throw new ParameterException(
+          command.commandLine(),
+          "a base URL needs an access token: pass --token or set FORMATION_ACCESS_TOKEN");
     }
-    CommandLine line;
-    try {
-      line = Args.parse(args, env);
-    } catch (UsageException e) {
-      return fail(e, err, false);
+    FormationClient.Builder builder = FormationClient.builder().userAgent("formation-examples");
+    trustedOrigins.forEach(builder::trustOrigin);
+    if (debug) {
+      builder.listener(new DebugLog(err));
     }
-    if (line.help()) {
-      out.print(Args.usage(line.command()));
-      return Args.EXIT_SUCCESS;
-    }
-    DebugLog log = line.debug() ? DebugLog.to(err) : DebugLog.off();
-    try {
-      // Built before the service is opened, so that a bad answers file costs no sandbox or call.
-      Command command =
-          switch (line.command()) {
-            case TEAMS -> new TeamsCommand(out);
-            case QUICKSTART -> QuickstartCommand.of(line, in, out, interactive);
-            case STATUS -> new StatusCommand(line.documentSetId().orElseThrow(), line, out);
-            case HELP -> throw new IllegalStateException("help is printed, not run");
-          };
-      try (Service service = Service.open(line, log, out)) {
-        return command.run(service.client());
+    try (FormationSandbox sandbox = url == null ? FormationSandbox.start() : null) {
+      if (sandbox != null) {
+        url = sandbox.baseUrl();
+        key = sandbox.token();
+        out.println(
+            "# using the embedded sandbox at "
+                + url
+                + " (no --base-url or FORMATION_BASE_URL given)");
       }
-    } catch (RuntimeException e) {
-      return fail(e, err, line.debug());
-    } finally {
-      out.flush();
+      if (debug) {
+        err.println("# base URL " + url + ", Authorization: Bearer <redacted>");
+      }
+      try (FormationClient client = builder.baseUrl(url).accessToken(key).build()) {
+        return body.applyAsInt(client);
+      }
     }
   }
 
-  /** One line saying what failed (plus the rejected fields of a form), and the exit code. */
-  private static int fail(RuntimeException e, PrintStream err, boolean debug) {
-    if (e instanceof UsageException usage) {
-      err.println("error: " + usage.getMessage() + ". " + usage.helpHint());
-    } else {
-      String message = e.getMessage();
-      // The SDK's messages are complete sentences; anything else is a surprise worth naming.
-      boolean readable =
-          e instanceof FormationException
-              || e instanceof FormRejected
-              || e instanceof IllegalStateException;
-      err.println("error: " + (readable && message != null ? message : e.toString()));
+  private static String firstNonBlank(String given, String fromEnv) {
+    if (given != null && !given.isBlank()) {
+      return given;
     }
-    if (e instanceof FormRejected rejected) {
-      rejected.fieldLines().forEach(err::println);
-    }
-    if (debug) {
-      e.printStackTrace(err);
-    }
-    err.flush();
-    return Args.exitCode(e);
+    return fromEnv == null || fromEnv.isBlank() ? null : fromEnv;
   }
 }

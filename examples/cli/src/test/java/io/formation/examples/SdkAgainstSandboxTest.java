@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.formation.examples.sandbox.DelawareForms;
-import io.formation.examples.sandbox.RecordedRequest;
-import io.formation.examples.sandbox.Sandbox;
-import io.formation.examples.sandbox.SandboxOptions;
+import io.formation.sandbox.FormationSandbox;
+import io.formation.sandbox.RecordedRequest;
+import io.formation.sandbox.SandboxOptions;
+import io.formation.sandbox.SandboxTemplates;
 import io.formation.sdk.FormationClient;
 import io.formation.sdk.InputNeededException;
 import io.formation.sdk.PollOptions;
@@ -33,13 +33,17 @@ final class SdkAgainstSandboxTest {
   private static final List<String> FORM_IDS =
       List.of("company", "purpose", "stock", "people", "registered_agent");
 
-  private Sandbox sandbox;
+  private FormationSandbox sandbox;
   private FormationClient client;
   private final List<String> statesSeen = new CopyOnWriteArrayList<>();
 
   @BeforeEach
   void start() {
-    sandbox = Sandbox.start(SandboxOptions.defaults().withStepDelay(Duration.ofMillis(20)));
+    sandbox =
+        FormationSandbox.start(
+            SandboxOptions.defaults()
+                .withProcessingLag(Duration.ofMillis(50))
+                .withStepDelay(Duration.ofMillis(20)));
     client =
         FormationClient.builder().baseUrl(sandbox.baseUrl()).accessToken(sandbox.token()).build();
   }
@@ -59,15 +63,13 @@ final class SdkAgainstSandboxTest {
     List<String> allAtOnce = client.teams().list().pageSize(100).stream().map(Team::id).toList();
     assertThat(ids).containsExactlyInAnyOrderElementsOf(allAtOnce);
     long pages =
-        sandbox.requests().stream()
-            .filter(request -> request.pathWithoutQuery().equals("/v1/teams"))
-            .count();
+        sandbox.requests().stream().filter(request -> request.path().equals("/v1/teams")).count();
     assertThat(pages).isEqualTo(ceil(120, pageSize) + ceil(120, 100));
   }
 
   @Test
   void aDocumentSetGoesFromCreationThroughItsFormsToComplete() {
-    DocumentSet set = client.documentSets().create(DelawareForms.TEMPLATE);
+    DocumentSet set = client.documentSets().create(SandboxTemplates.DELAWARE_CORPORATION);
     assertThat(set.state().needsInput()).isTrue();
     assertThat(set.appLink()).isPresent();
 
@@ -85,7 +87,7 @@ final class SdkAgainstSandboxTest {
 
   @Test
   void theAsyncWaitEndsWithTheSameCompleteDocumentSet() throws Exception {
-    DocumentSet set = client.documentSets().create(DelawareForms.TEMPLATE);
+    DocumentSet set = client.documentSets().create(SandboxTemplates.DELAWARE_CORPORATION);
     List<Form> forms = client.forms().list(set.id());
     rejectInvalidEmail(forms);
     submitExamples(forms);
@@ -103,7 +105,7 @@ final class SdkAgainstSandboxTest {
 
   @Test
   void waitingOnASetThatStillNeedsInputStopsWithInputNeeded() {
-    DocumentSet set = client.documentSets().create(DelawareForms.TEMPLATE);
+    DocumentSet set = client.documentSets().create(SandboxTemplates.DELAWARE_CORPORATION);
 
     PollOptions noGrace = fastPolling().newBuilder().inputNeededGrace(Duration.ZERO).build();
     assertThatThrownBy(() -> client.documentSets().awaitCompletion(set.id(), noGrace))
@@ -130,7 +132,11 @@ final class SdkAgainstSandboxTest {
   private void rejectInvalidEmail(List<Form> forms) {
     Form people =
         forms.stream().filter(form -> form.id().equals("people")).findFirst().orElseThrow();
-    ObjectNode invalid = (ObjectNode) DelawareForms.byId("people").orElseThrow().example();
+    ObjectNode invalid =
+        (ObjectNode)
+            SandboxTemplates.form(SandboxTemplates.DELAWARE_CORPORATION, "people")
+                .orElseThrow()
+                .example();
     ((ObjectNode) invalid.at("/directors/0")).put("email", "not-an-email");
 
     assertThatThrownBy(() -> client.forms().submit(people, invalid))
@@ -144,16 +150,19 @@ final class SdkAgainstSandboxTest {
             });
     RecordedRequest last = sandbox.requests().get(sandbox.requests().size() - 1);
     assertThat(last.method()).isEqualTo("PUT");
-    assertThat(last.path()).isEqualTo(people.submitAction().url());
+    assertThat(last.target()).isEqualTo(people.submitAction().url());
   }
 
   private void submitExamples(List<Form> forms) {
     List<String> submitted = new ArrayList<>();
     for (Form form : forms) {
-      JsonNode example = DelawareForms.byId(form.id()).orElseThrow().example();
+      JsonNode example =
+          SandboxTemplates.form(SandboxTemplates.DELAWARE_CORPORATION, form.id())
+              .orElseThrow()
+              .example();
       client.forms().submit(form, example);
       submitted.add(form.id());
-      assertThat(sandbox.requests().get(sandbox.requests().size() - 1).path())
+      assertThat(sandbox.requests().get(sandbox.requests().size() - 1).target())
           .isEqualTo(form.submitAction().url());
     }
     assertThat(submitted).containsExactlyElementsOf(FORM_IDS);

@@ -2,24 +2,23 @@ package io.formation.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.formation.examples.sandbox.RecordedRequest;
-import io.formation.examples.sandbox.Sandbox;
-import io.formation.examples.sandbox.SandboxOptions;
+import io.formation.sandbox.FormationSandbox;
+import io.formation.sandbox.RecordedRequest;
+import io.formation.sandbox.SandboxOptions;
 import io.formation.sdk.FormationClient;
 import io.formation.sdk.model.Page;
 import io.formation.sdk.model.Team;
-import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 final class TeamsCommandTest {
-  private Sandbox sandbox;
+  private FormationSandbox sandbox;
 
   @BeforeEach
   void start() {
-    sandbox = Sandbox.start(SandboxOptions.defaults().withStepDelay(Duration.ofMillis(20)));
+    sandbox = FormationSandbox.start();
   }
 
   @AfterEach
@@ -31,7 +30,7 @@ final class TeamsCommandTest {
   void teamsPrintsEveryTeamAsIdTabNameAndEveryOtherLineAsAComment() {
     ProgramRun run = ProgramRun.against(sandbox, "teams");
 
-    assertThat(run.code()).isZero();
+    assertThat(run.code()).as(run.toString()).isZero();
     assertThat(run.err()).isEmpty();
     List<String> teams = run.results();
     assertThat(teams)
@@ -48,12 +47,12 @@ final class TeamsCommandTest {
   @Test
   void teamsFetchesSeveralPagesFollowingEachNextLinkAsReturned() {
     ProgramRun run = ProgramRun.against(sandbox, "teams");
-    assertThat(run.code()).isZero();
+    assertThat(run.code()).as(run.toString()).isZero();
 
     List<String> paths =
         sandbox.requests().stream()
-            .filter(request -> request.pathWithoutQuery().equals("/v1/teams"))
-            .map(RecordedRequest::path)
+            .filter(request -> request.path().equals("/v1/teams"))
+            .map(RecordedRequest::target)
             .toList();
     assertThat(paths).hasSizeGreaterThan(1);
     // The same sandbox issues the same links: read page one's next link with the SDK.

@@ -1,6 +1,7 @@
 package io.formation.sdk;
 
 import io.formation.sdk.internal.Origins;
+import io.formation.sdk.internal.RequestIds;
 import java.util.List;
 import java.util.Optional;
 import okhttp3.Headers;
@@ -52,7 +53,7 @@ public class ApiException extends FormationException {
       Headers headers,
       String body,
       List<ApiError> errors) {
-    super(describe(method, url, statusCode, body, errors));
+    super(describe(method, url, statusCode, headers, body, errors));
     this.method = method;
     this.url = url;
     this.statusCode = statusCode;
@@ -91,13 +92,23 @@ public class ApiException extends FormationException {
     return errors == null ? List.of() : errors;
   }
 
+  /**
+   * The service's id for the request ({@code Request-Id} or {@code X-Request-Id}), which its
+   * support asks for; also in the message.
+   *
+   * @return the request id, if the service sent one
+   */
+  public Optional<String> requestId() {
+    return RequestIds.of(headers());
+  }
+
   /** {@return the first error's detail (or title), if the body carried any} */
   public Optional<String> detail() {
     return errors().stream().findFirst().map(ApiError::message);
   }
 
   private static String describe(
-      String method, String url, int status, String body, List<ApiError> errors) {
+      String method, String url, int status, Headers headers, String body, List<ApiError> errors) {
     StringBuilder message = new StringBuilder();
     // The query is left out: it can hold a cursor or an action url's signature, which belong in
     // url(), not in every log line the message ends up in.
@@ -111,6 +122,7 @@ public class ApiException extends FormationException {
     } else if (!body.isBlank()) {
       message.append(": ").append(snippet(body));
     }
+    RequestIds.of(headers).ifPresent(id -> message.append(" [request id ").append(id).append(']'));
     return message.toString();
   }
 

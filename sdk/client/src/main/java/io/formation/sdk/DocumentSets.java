@@ -162,7 +162,7 @@ public final class DocumentSets {
    */
   public DocumentSet awaitCompletion(String id, PollOptions options) {
     Objects.requireNonNull(options, "options");
-    Poller poller = new Poller(id, options, clock, random, retryPolicy);
+    Poller poller = new Poller(id, options, clock, random, retryPolicy, transport.events());
     ApiRequest poll = getRequest(id).asPoll(poller.deadline());
     Duration wait = poller.beforeFirstPoll();
     while (true) {
@@ -215,20 +215,25 @@ public final class DocumentSets {
    */
   public CompletableFuture<DocumentSet> awaitCompletionAsync(String id, PollOptions options) {
     Objects.requireNonNull(options, "options");
-    Poller poller = new Poller(id, options, clock, random, retryPolicy);
-    ApiRequest poll = getRequest(id).asPoll(poller.deadline());
+    Origins.requireId("document set id", id);
+    Poller poller = new Poller(id, options, clock, random, retryPolicy, transport.events());
     AsyncOperation<DocumentSet> operation = new AsyncOperation<>();
     Duration first = poller.beforeFirstPoll();
     if (first.isZero()) {
-      pollAsync(poll, poller, operation);
+      pollAsync(id, poller, operation);
     } else {
-      operation.after(transport.sleeper().delay(first), () -> pollAsync(poll, poller, operation));
+      operation.after(transport.sleeper().delay(first), () -> pollAsync(id, poller, operation));
     }
     return operation.result();
   }
 
-  private void pollAsync(ApiRequest poll, Poller poller, AsyncOperation<DocumentSet> operation) {
-    CompletableFuture<DocumentSet> result = transport.sendAsync(poll, DocumentSets::read);
+  /**
+   * One poll of an async wait. The request is built anew for each poll rather than kept: a waiting
+   * set then holds its id, not a URL, which matters for thousands of them.
+   */
+  private void pollAsync(String id, Poller poller, AsyncOperation<DocumentSet> operation) {
+    CompletableFuture<DocumentSet> result =
+        transport.sendAsync(getRequest(id).asPoll(poller.deadline()), DocumentSets::read);
     if (!operation.track(result)) {
       return;
     }
@@ -253,7 +258,7 @@ public final class DocumentSets {
                     return;
                   }
                   operation.after(
-                      transport.sleeper().delay(wait), () -> pollAsync(poll, poller, operation));
+                      transport.sleeper().delay(wait), () -> pollAsync(id, poller, operation));
                 }));
   }
 

@@ -1,6 +1,8 @@
 package io.formation.sdk;
 
 import io.formation.sdk.internal.Checks;
+import io.formation.sdk.internal.Events;
+import io.formation.sdk.internal.Log;
 import io.formation.sdk.internal.Origins;
 import io.formation.sdk.internal.RetryPolicy;
 import io.formation.sdk.internal.SchedulerSleeper;
@@ -131,6 +133,7 @@ public final class FormationClient implements AutoCloseable {
             sleeper,
             scheduler,
             Exceptions.INSTANCE,
+            new Events(builder.listener, Log.fromEnvironment()),
             Version.userAgent(builder.userAgentProduct),
             builder.maxResponseBytes);
     this.teams = new Teams(transport, origins);
@@ -257,6 +260,7 @@ public final class FormationClient implements AutoCloseable {
     private int maxRetries = 2;
     private Duration maxRetryAfter = Duration.ofSeconds(60);
     private long maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES;
+    private FormationListener listener;
     private double budgetPerSecond;
     private int budgetBurst;
     private OkHttpClient httpClient;
@@ -380,6 +384,15 @@ public final class FormationClient implements AutoCloseable {
      */
     public Builder maxRetryAfter(Duration max) {
       this.maxRetryAfter = nonNegative("maxRetryAfter", max);
+      return this;
+    }
+
+    /**
+     * A listener told of every attempt, retry, poll and state change, for metrics or tracing; see
+     * {@link FormationListener}. Default: none.
+     */
+    public Builder listener(FormationListener listener) {
+      this.listener = Objects.requireNonNull(listener, "listener");
       return this;
     }
 

@@ -61,9 +61,9 @@ public class PollTimeoutException extends FormationException {
   }
 
   /**
-   * The last document set seen before the deadline: its id, state and app link (its {@code raw()}
-   * is a missing node: a wait keeps no JSON tree, so thousands of waits stay cheap; the full set of
-   * each state went to the {@code onStateChange} listener); empty if no poll succeeded.
+   * The last document set seen before the deadline: its id and state (no app link, and its {@code
+   * raw()} is a missing node: a wait keeps no more, so thousands of waits stay cheap; the full set
+   * of each state went to the {@code onStateChange} listener); empty if no poll succeeded.
    *
    * @return the last document set seen, or empty
    */

@@ -2,11 +2,13 @@ package io.formation.sdk;
 
 import com.fasterxml.jackson.databind.node.MissingNode;
 import io.formation.sdk.internal.Checks;
+import io.formation.sdk.internal.Events;
 import io.formation.sdk.internal.RetryPolicy;
 import io.formation.sdk.model.DocumentSet;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.function.DoubleSupplier;
 
 /**
@@ -25,6 +27,8 @@ final class Poller {
   private final Clock clock;
   private final DoubleSupplier random;
   private final RetryPolicy retryPolicy;
+  private final Events events;
+  private final Instant start;
   private final Instant deadline;
   private final Instant graceEnd;
   private final Duration maxInterval;
@@ -32,15 +36,22 @@ final class Poller {
   private DocumentSet lastSeen;
   private boolean movedOn;
   private RuntimeException lastFailure;
+  private int polls;
 
   Poller(
-      String id, PollOptions options, Clock clock, DoubleSupplier random, RetryPolicy retryPolicy) {
+      String id,
+      PollOptions options,
+      Clock clock,
+      DoubleSupplier random,
+      RetryPolicy retryPolicy,
+      Events events) {
     this.id = id;
     this.options = options;
     this.clock = clock;
     this.random = random;
     this.retryPolicy = retryPolicy;
-    Instant start = clock.instant();
+    this.events = events;
+    this.start = clock.instant();
     this.deadline = Checks.plus(start, options.timeout());
     this.graceEnd = Checks.plus(start, options.inputNeededGrace());
     this.maxInterval = Checks.capped(options.maxInterval());
@@ -66,29 +77,36 @@ final class Poller {
    */
   Duration afterPoll(DocumentSet set) {
     boolean changed = lastSeen == null || !lastSeen.state().equals(set.state());
-    if (changed || !lastSeen.appLink().equals(set.appLink())) {
-      // What a timeout reports, without the JSON tree: thousands of waits each hold only this.
-      lastSeen = new DocumentSet(set.id(), set.state(), set.appLink(), MissingNode.getInstance());
-    }
     if (changed) {
+      // What a timeout reports, its id and state: thousands of waits each hold only this.
+      lastSeen =
+          new DocumentSet(set.id(), set.state(), Optional.empty(), MissingNode.getInstance());
+    }
+    polls++;
+    events.polled(set);
+    if (changed) {
+      events.stateChanged(set, polls, Duration.between(start, clock.instant()));
       options.onStateChange().accept(set);
     }
     if (set.state().isComplete()) {
+      ended("complete");
       return null;
     }
     if (!set.state().needsInput()) {
       movedOn = true;
     } else if (!options.waitThroughInputNeeded()) {
       if (movedOn) {
-        throw new InputNeededException(
-            set, "the service asks for input again: fetch its forms, submit, then wait again");
+        throw ended(
+            new InputNeededException(
+                set, "the service asks for input again: fetch its forms, submit, then wait again"));
       }
       if (!clock.instant().isBefore(graceEnd)) {
-        throw new InputNeededException(
-            set,
-            "still input_needed "
-                + options.inputNeededGrace()
-                + " after the wait began: submit its forms, then wait again");
+        throw ended(
+            new InputNeededException(
+                set,
+                "still input_needed "
+                    + options.inputNeededGrace()
+                    + " after the wait began: submit its forms, then wait again"));
       }
       return nextWait(Duration.ZERO, graceEnd);
     }
@@ -100,8 +118,9 @@ final class Poller {
    * own retries were used up), else the failure itself.
    */
   Duration afterError(RuntimeException error) {
+    polls++;
     if (Thread.currentThread().isInterrupted() || !isTransient(error)) {
-      throw error;
+      throw ended(error);
     }
     if (lastFailure == null || !(error instanceof NetworkException n && !n.requestSent())) {
       // An answer of the service (a 503, say) says more than a poll that was not even sent.
@@ -119,7 +138,7 @@ final class Poller {
     Instant now = clock.instant();
     Duration remaining = Duration.between(now, deadline);
     if (remaining.isNegative() || remaining.isZero()) {
-      throw new PollTimeoutException(id, lastSeen, options.timeout(), lastFailure);
+      throw ended(new PollTimeoutException(id, lastSeen, options.timeout(), lastFailure));
     }
     Duration wait =
         interval.minusNanos((long) (interval.toNanos() * options.jitter() * random.getAsDouble()));
@@ -133,6 +152,15 @@ final class Poller {
       wait = untilPollBy;
     }
     return wait.compareTo(remaining) > 0 ? remaining : wait;
+  }
+
+  private void ended(String how) {
+    events.waitEnded(id, how, polls, Duration.between(start, clock.instant()));
+  }
+
+  private RuntimeException ended(RuntimeException failure) {
+    ended(failure.getClass().getSimpleName() + ": " + failure.getMessage());
+    return failure;
   }
 
   private static boolean isTransient(RuntimeException error) {

@@ -12,6 +12,8 @@ import java.util.concurrent.TimeUnit;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
 import mockwebserver3.junit5.StartStop;
+import okhttp3.Dispatcher;
+import okhttp3.OkHttpClient;
 import org.junit.jupiter.api.Test;
 
 /** One client, one view of the service's limits: what one call learns holds every other call. */
@@ -31,8 +33,8 @@ class SharedRateLimitTest {
       assertThat(client.documentSets().create(DocumentSets.DELAWARE_CORPORATION).id())
           .isEqualTo("ds_new");
     }
-    // Held for the 10 s asked for, plus its share of jitter (a quarter at most; random is 1.0).
-    assertThat(time.sleeps()).containsExactly(ofMillis(12_500));
+    // Held for the 10 s asked for, plus its share of jitter (as much again at most; random is 1.0).
+    assertThat(time.sleeps()).containsExactly(ofSeconds(20));
     assertThat(server.takeRequest().getMethod()).isEqualTo("GET");
     RecordedRequest create = server.takeRequest();
     assertThat(create.getMethod()).isEqualTo("POST");
@@ -49,7 +51,30 @@ class SharedRateLimitTest {
       CompletableFuture<?> later = client.documentSets().getAsync("ds_1");
       later.get(10, TimeUnit.SECONDS);
     }
-    assertThat(time.sleeps()).containsExactly(ofSeconds(5));
+    assertThat(time.sleeps()).containsExactly(ofSeconds(8));
+    assertThat(server.getRequestCount()).isEqualTo(2);
+  }
+
+  @Test
+  void aCallQueuedInOkHttpWhenThePauseBeganIsHeldBeforeItGoesOnTheWire() throws Exception {
+    server.enqueue(status(429).newBuilder().addHeader("Retry-After", "10").build());
+    server.enqueue(documentSet("ds_2", "finalizing"));
+    Dispatcher oneAtATime = new Dispatcher();
+    oneAtATime.setMaxRequestsPerHost(1);
+    OkHttpClient http = new OkHttpClient.Builder().dispatcher(oneAtATime).build();
+    try (FormationClient client =
+        TestClients.builder(server, time).httpClient(http).maxRetries(0).build()) {
+      CompletableFuture<?> first = client.documentSets().getAsync("ds_1");
+      CompletableFuture<?> queued = client.documentSets().getAsync("ds_2");
+
+      assertThat(first).failsWithin(10, TimeUnit.SECONDS);
+      assertThat(queued).succeedsWithin(10, TimeUnit.SECONDS);
+    } finally {
+      http.dispatcher().executorService().shutdown();
+    }
+    // The queued call waited out the pause (10 s, and as much again of jitter at most) and was
+    // sent once, after it: nothing of it went out during the pause.
+    assertThat(time.sleeps()).containsExactly(ofSeconds(20));
     assertThat(server.getRequestCount()).isEqualTo(2);
   }
 

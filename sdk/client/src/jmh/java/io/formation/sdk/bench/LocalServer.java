@@ -33,11 +33,16 @@ import java.util.Map;
  *       generated on the fly, with an opaque cursor in {@code links.next}.
  * </ul>
  *
- * It reads only what these GETs need (request line and headers, no request body) and answers
+ * A server made with {@link #rateLimited} also enforces a rate limit the way a service might: a
+ * token bucket over all requests, and beyond it {@code 429} with {@code Retry-After: 1}; a refused
+ * poll does not count towards completing its set.
+ *
+ * <p>It reads only what these GETs need (request line and headers, no request body) and answers
  * anything else with 404.
  */
 final class LocalServer implements AutoCloseable {
   static final String TOKEN = "bench-token";
+  static final int RETRY_AFTER_SECONDS = 1;
   private static final byte[] HEADER_END = {'\r', '\n', '\r', '\n'};
 
   private final ServerSocketChannel listener;
@@ -47,12 +52,31 @@ final class LocalServer implements AutoCloseable {
   private final int completeAfter;
   private final Map<String, int[]> polls = new HashMap<>();
   private final byte[] fixedDocumentSet;
+  private final double tokensPerNano;
+  private final int burst;
+  private final byte[] tooManyRequestsAnswer;
+  // The bucket: only the server thread touches it.
+  private double tokens;
+  private long refilledAt;
   private volatile long requests;
   private volatile long connections;
+  private volatile long successes;
+  private volatile long tooManyRequests;
+  private volatile long polledIds;
 
-  private LocalServer(long totalTeams, int completeAfter) {
+  private LocalServer(long totalTeams, int completeAfter, double requestsPerSecond, int burst) {
     this.totalTeams = totalTeams;
     this.completeAfter = completeAfter;
+    this.tokensPerNano = requestsPerSecond / 1e9;
+    this.burst = burst;
+    this.tokens = burst;
+    this.refilledAt = System.nanoTime();
+    this.tooManyRequestsAnswer =
+        response(
+            429,
+            "Retry-After: " + RETRY_AFTER_SECONDS + "\r\n",
+            "{\"errors\":[{\"status\":\"429\",\"code\":\"rate_limited\","
+                + "\"title\":\"Too many requests\"}]}");
     this.fixedDocumentSet =
         response(200, documentSetJson(CallOverheadBenchmark.ID, "filing_in_progress"));
     try {
@@ -71,17 +95,25 @@ final class LocalServer implements AutoCloseable {
 
   /** A server whose document sets stay {@code filing_in_progress}. */
   static LocalServer start() {
-    return new LocalServer(0, 0);
+    return new LocalServer(0, 0, 0, 0);
   }
 
   /** A server whose document sets are {@code complete} from their n-th poll on. */
   static LocalServer completingAfter(int polls) {
-    return new LocalServer(0, polls);
+    return new LocalServer(0, polls, 0, 0);
+  }
+
+  /**
+   * A server whose document sets are {@code complete} from their n-th answered poll on, answering
+   * at most {@code requestsPerSecond} on average and {@code burst} at once, and {@code 429} beyond.
+   */
+  static LocalServer rateLimited(int polls, double requestsPerSecond, int burst) {
+    return new LocalServer(0, polls, requestsPerSecond, burst);
   }
 
   /** A server listing this many teams. */
   static LocalServer withTeams(long teams) {
-    return new LocalServer(teams, 0);
+    return new LocalServer(teams, 0, 0, 0);
   }
 
   String baseUrl() {
@@ -96,6 +128,21 @@ final class LocalServer implements AutoCloseable {
   /** Connections accepted so far. */
   long connections() {
     return connections;
+  }
+
+  /** Requests answered with a 2xx so far. */
+  long successes() {
+    return successes;
+  }
+
+  /** Document sets answered at least once so far, for a server made with {@link #rateLimited}. */
+  long polledIds() {
+    return polledIds;
+  }
+
+  /** Requests refused with 429 so far. */
+  long tooManyRequests() {
+    return tooManyRequests;
   }
 
   @Override
@@ -231,6 +278,10 @@ final class LocalServer implements AutoCloseable {
     int firstSpace = requestLine.indexOf(' ');
     String method = requestLine.substring(0, firstSpace);
     String target = requestLine.substring(firstSpace + 1, requestLine.indexOf(' ', firstSpace + 1));
+    if (tokensPerNano > 0 && !takeToken()) {
+      tooManyRequests++;
+      return tooManyRequestsAnswer;
+    }
     if (!method.equals("GET")) {
       return response(405, "{}");
     }
@@ -243,14 +294,29 @@ final class LocalServer implements AutoCloseable {
     return response(404, "{}");
   }
 
+  private boolean takeToken() {
+    long now = System.nanoTime();
+    tokens = Math.min(burst, tokens + (now - refilledAt) * tokensPerNano);
+    refilledAt = now;
+    if (tokens < 1) {
+      return false;
+    }
+    tokens--;
+    return true;
+  }
+
   private byte[] documentSet(String id) {
+    successes++;
     if (completeAfter == 0) {
       return id.equals(CallOverheadBenchmark.ID)
           ? fixedDocumentSet
           : response(200, documentSetJson(id, "filing_in_progress"));
     }
     int[] count = polls.computeIfAbsent(id, key -> new int[1]);
-    String state = ++count[0] >= completeAfter ? "complete" : "filing_in_progress";
+    if (++count[0] == 1) {
+      polledIds++;
+    }
+    String state = count[0] >= completeAfter ? "complete" : "filing_in_progress";
     return response(200, documentSetJson(id, state));
   }
 
@@ -281,6 +347,7 @@ final class LocalServer implements AutoCloseable {
   }
 
   private byte[] teams(String target) {
+    successes++;
     int size = 50;
     long after = 0;
     int query = target.indexOf('?');
@@ -339,12 +406,19 @@ final class LocalServer implements AutoCloseable {
   }
 
   private static byte[] response(int status, String json) {
+    return response(status, "", json);
+  }
+
+  /** A whole response; {@code headers} are extra header lines, each ending with CRLF. */
+  private static byte[] response(int status, String headers, String json) {
     byte[] body = json.getBytes(StandardCharsets.UTF_8);
     byte[] head =
         ("HTTP/1.1 "
                 + status
                 + (status == 200 ? " OK" : " Error")
-                + "\r\nContent-Type: application/vnd.api+json\r\nContent-Length: "
+                + "\r\n"
+                + headers
+                + "Content-Type: application/vnd.api+json\r\nContent-Length: "
                 + body.length
                 + "\r\n\r\n")
             .getBytes(StandardCharsets.US_ASCII);

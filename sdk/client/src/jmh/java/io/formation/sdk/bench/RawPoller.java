@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -19,11 +20,13 @@ import okhttp3.Request;
 import okhttp3.Response;
 
 /**
- * The hand-written baseline of benchmark 3: what a partner would write without the SDK to poll many
- * document sets at once, with OkHttp's {@code enqueue}, one scheduler thread for the waits, and the
- * same schedule as the SDK's {@link PollOptions} (no jitter). Its OkHttp client mirrors the one a
- * {@code FormationClient} builds for itself: a cached pool of daemon threads, 64 requests at once,
- * 16 per host, the SDK's default timeouts.
+ * The hand-written baseline of the concurrency and rate-limit benchmarks: what a partner would
+ * write without the SDK to poll many document sets at once, with OkHttp's {@code enqueue}, one
+ * scheduler thread for the waits, and the same schedule as the SDK's {@link PollOptions}, jitter
+ * included. A {@code 429} puts off that one set's poll by its {@code Retry-After}, as a partner
+ * would by hand; nothing else slows down. Its OkHttp client mirrors the one a {@code
+ * FormationClient} builds for itself: a cached pool of daemon threads, 64 requests at once, 16 per
+ * host, the SDK's default timeouts.
  */
 final class RawPoller implements AutoCloseable {
   private final OkHttpClient http;
@@ -79,6 +82,14 @@ final class RawPoller implements AutoCloseable {
               @Override
               public void onResponse(Call call, Response response) {
                 try (response) {
+                  String retryAfter = response.header("Retry-After");
+                  if (response.code() == 429 && retryAfter != null) {
+                    scheduler.schedule(
+                        () -> poll(id, interval, result),
+                        Long.parseLong(retryAfter.strip()),
+                        TimeUnit.SECONDS);
+                    return;
+                  }
                   if (!response.isSuccessful()) {
                     throw new IOException(
                         "GET " + call.request().url() + " returned " + response.code());
@@ -96,7 +107,13 @@ final class RawPoller implements AutoCloseable {
                       (long)
                           Math.min(
                               interval * options.multiplier(), options.maxInterval().toNanos());
-                  scheduler.schedule(() -> poll(id, next, result), interval, TimeUnit.NANOSECONDS);
+                  long wait =
+                      interval
+                          - (long)
+                              (interval
+                                  * options.jitter()
+                                  * ThreadLocalRandom.current().nextDouble());
+                  scheduler.schedule(() -> poll(id, next, result), wait, TimeUnit.NANOSECONDS);
                 } catch (IOException | RuntimeException e) {
                   result.completeExceptionally(e);
                 }

@@ -14,19 +14,22 @@ import okhttp3.ResponseBody;
 /**
  * Runs for every request that actually goes on the wire, redirects included, as the last network
  * interceptor: the token is added only for a trusted origin, and no other interceptor sees it. It
- * also owns the two rules about what reaches the service: a request that would go out on a
- * connection the server already closed is stopped before anything is written, and OkHttp's own
- * replays of an answer (a 503 with {@code Retry-After: 0}, a 408, a 421) never reach the wire, as
- * every attempt is the retry policy's to decide.
+ * also owns the rules about what reaches the service: a request whose origin was paused while it
+ * waited in OkHttp's queue, or that would go out on a connection the server already closed, is
+ * stopped before anything is written; and OkHttp's own replays of an answer (a 503 with {@code
+ * Retry-After: 0}, a 408, a 421) never reach the wire, as every attempt is the retry policy's to
+ * decide.
  */
 final class NetworkInterceptor implements Interceptor {
   private static final Set<Integer> REPLAYED_BY_OKHTTP = Set.of(408, 421, 503);
 
   private final Origins origins;
+  private final Throttle throttle;
   private final long maxResponseBytes;
 
-  NetworkInterceptor(Origins origins, long maxResponseBytes) {
+  NetworkInterceptor(Origins origins, Throttle throttle, long maxResponseBytes) {
     this.origins = origins;
+    this.throttle = throttle;
     this.maxResponseBytes = maxResponseBytes;
   }
 
@@ -39,6 +42,9 @@ final class NetworkInterceptor implements Interceptor {
     }
     if (attempt.kept() != null) {
       throw new ReplayRefused();
+    }
+    if (throttle.isPaused(request.url())) {
+      throw new PausedBeforeSending();
     }
     if (!RetryPolicy.isIdempotent(request.method()) && isClosedByPeer(chain.connection())) {
       throw new StaleConnection();
@@ -103,6 +109,15 @@ final class NetworkInterceptor implements Interceptor {
 
     ReplayRefused() {
       super("OkHttp's own follow-up was refused; the first answer stands");
+    }
+  }
+
+  /** The origin was paused while the call waited in OkHttp's queue; nothing was sent. */
+  static final class PausedBeforeSending extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    PausedBeforeSending() {
+      super("the service's Retry-After paused calls while this one waited to go; nothing was sent");
     }
   }
 

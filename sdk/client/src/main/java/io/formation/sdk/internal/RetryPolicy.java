@@ -70,6 +70,11 @@ public final class RetryPolicy {
     return Duration.ofMillis((long) (random.getAsDouble() * capMillis));
   }
 
+  /** How many attempts a call may make in all. */
+  int maxAttempts() {
+    return maxRetries + 1;
+  }
+
   /** Statuses that say "try again later": 408, 429, 500, 502, 503, 504. */
   public static boolean isTransient(int status) {
     return TRANSIENT_STATUSES.contains(status);

@@ -12,6 +12,7 @@ import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.DoubleSupplier;
+import okhttp3.HttpUrl;
 
 /**
  * One client's view of the service's limits. A 429 or 503 with {@code Retry-After} pauses every
@@ -24,13 +25,13 @@ public final class Throttle {
   private static final CompletableFuture<IOException> NOW = CompletableFuture.completedFuture(null);
 
   /** The most a paused call adds to the pause, as a fraction of it, so resumes spread out. */
-  private static final double RESUME_SPREAD = 0.25;
+  private static final double RESUME_SPREAD = 1.0;
 
   private final Clock clock;
   private final Sleeper sleeper;
   private final DoubleSupplier random;
   private final RetryPolicy retryPolicy;
-  private final Map<String, Instant> pausedUntil = new ConcurrentHashMap<>();
+  private final Map<String, Pause> paused = new ConcurrentHashMap<>();
   private final Budget budget;
 
   /**
@@ -57,12 +58,12 @@ public final class Throttle {
    * paused past the poll's deadline is not held beyond it, so a wait's timeout stays a deadline.
    */
   CompletableFuture<IOException> acquire(ApiRequest request) {
-    if (!pausedUntil.isEmpty()) {
+    if (!paused.isEmpty()) {
       String origin = Origins.origin(request.url());
-      Instant until = pausedUntil.get(origin);
-      if (until != null) {
-        Instant now = clock.instant();
-        Duration left = Duration.between(now, until);
+      Pause pause = paused.get(origin);
+      if (pause != null) {
+        Instant until = pause.until();
+        Duration left = Duration.between(clock.instant(), until);
         if (!left.isNegative() && !left.isZero()) {
           Duration spread =
               Duration.ofNanos((long) (left.toNanos() * RESUME_SPREAD * random.getAsDouble()));
@@ -71,14 +72,37 @@ public final class Throttle {
           }
           return sleeper.delay(left.plus(spread)).thenCompose(ignored -> acquire(request));
         }
-        pausedUntil.remove(origin, until);
+        paused.remove(origin, pause);
       }
     }
     return budget == null ? NOW : budget.take(!request.isPoll());
   }
 
-  /** Learns from an answer: a 429 or 503 with Retry-After pauses its origin for everyone. */
-  void observe(ApiRequest request, Outcome outcome) {
+  /**
+   * Whether calls to the URL's origin are paused now. Checked again right before a request goes on
+   * the wire: a call that waited in OkHttp's queue while a pause began must not go out in it.
+   */
+  boolean isPaused(HttpUrl url) {
+    if (paused.isEmpty()) {
+      return false;
+    }
+    Pause pause = paused.get(Origins.origin(url));
+    return pause != null && pause.until().isAfter(clock.instant());
+  }
+
+  /** The time by the throttle's clock, to stamp when an attempt was sent. */
+  Instant now() {
+    return clock.instant();
+  }
+
+  /**
+   * Learns from an answer: a 429 or 503 with Retry-After pauses its origin for everyone. An answer
+   * to an attempt sent before the pause now in force began tells nothing new (calls already on
+   * their way when the first refusal came are refused too) and does not push the pause further.
+   *
+   * @param sentAt when the attempt was sent, by {@link #now()}
+   */
+  void observe(ApiRequest request, Outcome outcome, Instant sentAt) {
     int status = outcome.statusCode();
     if (outcome.failure() != null || status != 429 && status != 503) {
       return;
@@ -87,9 +111,20 @@ public final class Throttle {
     if (retryAfter == null || retryAfter.isZero()) {
       return;
     }
-    Instant until = Checks.plus(clock.instant(), Checks.capped(retryAfter));
-    pausedUntil.merge(Origins.origin(request.url()), until, (a, b) -> a.isAfter(b) ? a : b);
+    Instant now = clock.instant();
+    Pause learned = new Pause(Checks.plus(now, Checks.capped(retryAfter)), now);
+    paused.merge(
+        Origins.origin(request.url()),
+        learned,
+        (current, next) ->
+            current.until().isAfter(now) && !sentAt.isAfter(current.since())
+                    || !next.until().isAfter(current.until())
+                ? current
+                : next);
   }
+
+  /** A pause of one origin: until when, and since when it is known. */
+  private record Pause(Instant until, Instant since) {}
 
   /** A token bucket with two first-come-first-served queues, creates and actions before polls. */
   private final class Budget {

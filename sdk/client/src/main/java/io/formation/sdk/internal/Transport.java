@@ -3,6 +3,7 @@ package io.formation.sdk.internal;
 import io.formation.sdk.TokenProvider;
 import java.io.IOException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -35,6 +36,7 @@ public final class Transport {
   private final RetryPolicy retryPolicy;
   private final Throttle throttle;
   private final Failures failures;
+  private final Events events;
   private final Responses responses;
   private final Sleeper sleeper;
   private final SchedulerSleeper scheduler;
@@ -60,6 +62,7 @@ public final class Transport {
       Sleeper sleeper,
       SchedulerSleeper scheduler,
       Failures failures,
+      Events events,
       String userAgent,
       long maxResponseBytes) {
     this.http =
@@ -70,12 +73,13 @@ public final class Transport {
             // A caller's authenticator would answer a 401 by re-sending the request, a POST
             // included, with credentials of its own.
             .authenticator(Authenticator.NONE)
-            .addNetworkInterceptor(new NetworkInterceptor(origins, maxResponseBytes))
+            .addNetworkInterceptor(new NetworkInterceptor(origins, throttle, maxResponseBytes))
             .build();
     this.tokens = tokens;
     this.retryPolicy = retryPolicy;
     this.throttle = throttle;
     this.failures = failures;
+    this.events = events;
     this.responses = new Responses(retryPolicy, failures, maxResponseBytes);
     this.sleeper = sleeper;
     this.scheduler = scheduler;
@@ -87,6 +91,10 @@ public final class Transport {
     return sleeper;
   }
 
+  public Events events() {
+    return events;
+  }
+
   /** Refuses every later call and cancels the calls in flight; they fail, and are not retried. */
   public void close() {
     closed = true;
@@ -95,7 +103,7 @@ public final class Transport {
 
   /** Sends the request, retrying as the policy allows, and reads the body with the reader. */
   public <T> T send(ApiRequest request, Function<JsonResponse, T> reader) {
-    for (int attempt = 1; ; attempt++) {
+    for (int attempt = 1; ; ) {
       IOException held;
       try {
         held = Sleeper.await(throttle.acquire(request));
@@ -104,12 +112,26 @@ public final class Transport {
         throw failures.failure(
             "Interrupted while waiting to send " + Responses.describe(request), e);
       }
-      Outcome outcome = held != null ? Outcome.notSent(held) : attempt(request);
-      throttle.observe(request, outcome);
+      long started = System.nanoTime();
+      Instant sentAt = throttle.now();
+      Outcome outcome;
+      if (held != null) {
+        outcome = Outcome.notSent(held);
+      } else {
+        events.attemptStarted(request, attempt, retryPolicy.maxAttempts());
+        outcome = attempt(request);
+      }
+      if (heldByPause(outcome)) {
+        continue;
+      }
+      throttle.observe(request, outcome, sentAt);
       Duration delay = closed ? null : retryPolicy.delayAfter(request, attempt, outcome);
+      events.attemptFinished(
+          request, attempt, retryPolicy.maxAttempts(), outcome, System.nanoTime() - started, delay);
       if (delay == null) {
         return responses.finish(request, attempt, outcome, reader, closed);
       }
+      attempt++;
       try {
         sleeper.sleep(delay);
       } catch (InterruptedException e) {
@@ -183,7 +205,8 @@ public final class Transport {
                   if (error != null) {
                     operation.fail(AsyncOperation.unwrap(error));
                   } else if (held != null) {
-                    afterAttempt(request, reader, attempt, operation, Outcome.notSent(held));
+                    afterAttempt(
+                        request, reader, attempt, operation, Outcome.notSent(held), 0, null);
                   } else {
                     sendAttempt(request, reader, attempt, operation);
                   }
@@ -196,6 +219,9 @@ public final class Transport {
       int attempt,
       AsyncOperation<T> operation) {
     Call call = newCall(request);
+    events.attemptStarted(request, attempt, retryPolicy.maxAttempts());
+    long started = System.nanoTime();
+    Instant sentAt = throttle.now();
     CompletableFuture<Outcome> outcome = new CompletableFuture<>();
     outcome.whenComplete(
         (ignored, error) -> {
@@ -238,8 +264,17 @@ public final class Transport {
                   }
                   if (error != null) {
                     operation.fail(error);
+                  } else if (heldByPause(done)) {
+                    attemptAsync(request, reader, attempt, operation);
                   } else {
-                    afterAttempt(request, reader, attempt, operation, done);
+                    afterAttempt(
+                        request,
+                        reader,
+                        attempt,
+                        operation,
+                        done,
+                        System.nanoTime() - started,
+                        sentAt);
                   }
                 }));
   }
@@ -250,15 +285,28 @@ public final class Transport {
       Function<JsonResponse, T> reader,
       int attempt,
       AsyncOperation<T> operation,
-      Outcome outcome) {
-    throttle.observe(request, outcome);
+      Outcome outcome,
+      long nanos,
+      Instant sentAt) {
+    if (sentAt != null) {
+      throttle.observe(request, outcome, sentAt);
+    }
     Duration delay = closed ? null : retryPolicy.delayAfter(request, attempt, outcome);
+    events.attemptFinished(request, attempt, retryPolicy.maxAttempts(), outcome, nanos, delay);
     if (delay == null) {
       operation.complete(responses.finish(request, attempt, outcome, reader, closed));
       return;
     }
     operation.after(
         sleeper.delay(delay), () -> attemptAsync(request, reader, attempt + 1, operation));
+  }
+
+  /**
+   * Whether the attempt was stopped on its way out by a pause that began while it waited in
+   * OkHttp's queue: nothing was sent, so it waits for the pause and goes again as the same attempt.
+   */
+  private boolean heldByPause(Outcome outcome) {
+    return !closed && outcome.failure() instanceof NetworkInterceptor.PausedBeforeSending;
   }
 
   private Call newCall(ApiRequest request) {

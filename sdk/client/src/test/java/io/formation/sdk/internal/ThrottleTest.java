@@ -54,7 +54,7 @@ class ThrottleTest {
   @Test
   void a429WithRetryAfterPausesEveryCallToThatOriginUntilThenWithJitter() {
     Throttle throttle = throttle(0, 0);
-    throttle.observe(poll(SET), answer(429, "10"));
+    throttle.observe(poll(SET), answer(429, "10"), time.instant());
 
     CompletableFuture<IOException> held = throttle.acquire(create());
     CompletableFuture<IOException> elsewhere = throttle.acquire(poll(OTHER_ORIGIN));
@@ -62,25 +62,42 @@ class ThrottleTest {
     assertThat(elsewhere).isDone();
     time.advance(Duration.ofSeconds(10));
     assertThat(held).isNotDone();
-    // Each paused call adds up to a quarter of the pause (here the most: random is 1.0).
-    time.advance(Duration.ofMillis(2_500));
+    // Each paused call adds up to the pause again (here the most: random is 1.0).
+    time.advance(Duration.ofSeconds(10));
     assertThat(held).isDone();
     assertThat(throttle.acquire(create())).isDone();
   }
 
   @Test
+  void refusalsOfCallsSentBeforeThePauseBeganDoNotPushItFurther() {
+    Throttle throttle = throttle(0, 0);
+    Instant sentTogether = time.instant();
+    throttle.observe(poll(SET), answer(429, "10"), sentTogether);
+    time.advance(Duration.ofSeconds(2));
+    // Another call sent at the same moment comes back refused two seconds later: old news.
+    throttle.observe(poll(SET), answer(429, "10"), sentTogether);
+    CompletableFuture<IOException> held = throttle.acquire(poll(SET));
+    time.advance(Duration.ofMillis(8_000 + 10_000));
+    assertThat(held).isDone();
+
+    // A call sent after the pause was known, and refused, does push it further.
+    throttle.observe(poll(SET), answer(429, "10"), time.instant());
+    assertThat(throttle.acquire(poll(SET))).isNotDone();
+  }
+
+  @Test
   void a503WithRetryAfterPausesTooButOneWithoutRetryAfterDoesNot() {
     Throttle throttle = throttle(0, 0);
-    throttle.observe(poll(SET), answer(503, null));
+    throttle.observe(poll(SET), answer(503, null), time.instant());
     assertThat(throttle.acquire(poll(SET))).isDone();
-    throttle.observe(poll(SET), answer(503, "2"));
+    throttle.observe(poll(SET), answer(503, "2"), time.instant());
     assertThat(throttle.acquire(poll(SET))).isNotDone();
   }
 
   @Test
   void aPollIsNotHeldPastItsDeadlineButToldItCannotBeSent() {
     Throttle throttle = throttle(0, 0);
-    throttle.observe(poll(SET), answer(429, "30"));
+    throttle.observe(poll(SET), answer(429, "30"), time.instant());
     ApiRequest poll =
         ApiRequest.get(SET, ApiRequest.ANY_JSON).asPoll(time.instant().plusSeconds(5));
 

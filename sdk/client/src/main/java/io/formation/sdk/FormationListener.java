@@ -1,0 +1,41 @@
+package io.formation.sdk;
+
+import io.formation.sdk.model.DocumentSet;
+import java.time.Duration;
+
+/**
+ * Hears what a client does, one method per event, to feed metrics or tracing (Micrometer,
+ * OpenTelemetry) without the SDK depending on either. Every method does nothing by default;
+ * implement the ones you need. Methods run on the thread that did the work (a caller's, OkHttp's or
+ * the client's scheduler), so they must return quickly; what they throw is logged and otherwise
+ * ignored.
+ *
+ * <pre>{@code
+ * FormationClient client = FormationClient.builder()
+ *     .baseUrl("https://api.example.com")
+ *     .accessToken(token)
+ *     .listener(new FormationListener() {
+ *       @Override
+ *       public void attemptFinished(AttemptEvent attempt) {
+ *         metrics.record(attempt.method(), attempt.statusCode(), attempt.took());
+ *       }
+ *     })
+ *     .build();
+ * }</pre>
+ */
+public interface FormationListener {
+  /** An attempt is about to be sent. */
+  default void attemptStarted(AttemptEvent attempt) {}
+
+  /** An attempt got an answer, or failed; {@link AttemptEvent#statusCode()} is 0 on failure. */
+  default void attemptFinished(AttemptEvent attempt) {}
+
+  /** The attempt will be tried again after the wait. */
+  default void retryScheduled(AttemptEvent attempt, Duration wait) {}
+
+  /** A wait for completion read the document set. */
+  default void polled(DocumentSet set) {}
+
+  /** A wait for completion saw the document set in a new state (its first poll included). */
+  default void stateChanged(DocumentSet set) {}
+}

@@ -1,0 +1,93 @@
+package io.formation.sdk.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.nio.charset.StandardCharsets;
+import java.util.ResourceBundle;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+
+class LogTest {
+  /** A logger configured to drop everything, as an application without logging setup has. */
+  static final Logger SILENT =
+      new Logger() {
+        @Override
+        public String getName() {
+          return Log.NAME;
+        }
+
+        @Override
+        public boolean isLoggable(Level level) {
+          return false;
+        }
+
+        @Override
+        public void log(Level level, ResourceBundle bundle, String msg, Throwable thrown) {
+          throw new AssertionError("dropped lines must not reach the logger");
+        }
+
+        @Override
+        public void log(Level level, ResourceBundle bundle, String format, Object... params) {
+          throw new AssertionError("dropped lines must not reach the logger");
+        }
+
+        @Override
+        public void log(Level level, Supplier<String> msgSupplier) {
+          throw new AssertionError("dropped lines must not reach the logger");
+        }
+      };
+
+  @Test
+  void theSwitchNamesALevelInAnyCase() {
+    assertThat(Log.level("debug")).isEqualTo(Level.DEBUG);
+    assertThat(Log.level(" TRACE ")).isEqualTo(Level.TRACE);
+    assertThat(Log.level("")).isNull();
+    assertThat(Log.level(null)).isNull();
+    assertThat(Log.level("loud")).isNull();
+  }
+
+  @Test
+  void theSwitchSendsLinesTheLoggerWouldDropToStandardError() {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    Log log = new Log(SILENT, Level.DEBUG, new PrintStream(err, true, StandardCharsets.UTF_8));
+
+    assertThat(log.on(Level.DEBUG)).isTrue();
+    assertThat(log.on(Level.TRACE)).isFalse();
+    log.log(Level.DEBUG, "GET https://api.example.com/v1/teams -> 200 with sk_live_1", "sk_live_1");
+    log.log(Level.TRACE, "response body: {}", null);
+
+    assertThat(err.toString(StandardCharsets.UTF_8))
+        .isEqualTo(
+            "[formation debug] GET https://api.example.com/v1/teams -> 200 with <redacted>"
+                + System.lineSeparator());
+  }
+
+  @Test
+  void withoutTheSwitchASilentLoggerMeansNoLines() {
+    Log log = new Log(SILENT, null, null);
+    assertThat(log.on(Level.DEBUG)).isFalse();
+    log.log(Level.DEBUG, "nothing", null);
+  }
+
+  @Test
+  void redactionTakesTheQueryOfEveryUrlAndPath() {
+    assertThat(
+            Log.redact(
+                "{\"url\":\"/v1/actions/a1?sig=s3cr3t\",\"next\":\"https://h/x?page[after]=c\"}",
+                null))
+        .isEqualTo("{\"url\":\"/v1/actions/a1?<redacted>\",\"next\":\"https://h/x?<redacted>\"}");
+  }
+
+  @Test
+  void redactionTakesTheTokenAndAnythingShapedLikeOne() {
+    assertThat(
+            Log.redact(
+                "a tok3n, Authorization: Bearer abc.def-ghi, and eyJhbGciOi.eyJzdWIiOi.sig",
+                "tok3n"))
+        .isEqualTo("a <redacted>, Authorization: Bearer <redacted>, and <redacted>");
+  }
+}
