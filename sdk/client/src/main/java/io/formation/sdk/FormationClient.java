@@ -390,6 +390,9 @@ public final class FormationClient implements AutoCloseable {
     /**
      * A listener told of every attempt, retry, poll and state change, for metrics or tracing; see
      * {@link FormationListener}. Default: none.
+     *
+     * @param listener the listener; it must not block for long
+     * @return this builder
      */
     public Builder listener(FormationListener listener) {
       this.listener = Objects.requireNonNull(listener, "listener");
