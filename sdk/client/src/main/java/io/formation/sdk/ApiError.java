@@ -32,7 +32,18 @@ public record ApiError(
     Optional<String> parameter,
     JsonNode raw) {
 
-  /** Checks that no component is null. */
+  /**
+   * Checks that no component is null.
+   *
+   * @param status the HTTP status the error object carries, if any
+   * @param code an application-specific error code, if any
+   * @param title a short summary, if any
+   * @param detail an explanation of this occurrence, if any
+   * @param pointer the JSON Pointer ({@code source.pointer}) of the value the error is about, if
+   *     any
+   * @param parameter the query parameter ({@code source.parameter}) the error is about, if any
+   * @param raw the error object as sent; a copy is returned
+   */
   public ApiError {
     Objects.requireNonNull(status, "status");
     Objects.requireNonNull(code, "code");
@@ -43,13 +54,13 @@ public record ApiError(
     Objects.requireNonNull(raw, "raw");
   }
 
-  /** The error object as sent, including members the SDK does not model. */
+  /** {@return the error object as sent, including members the SDK does not model} */
   @Override
   public JsonNode raw() {
     return raw.deepCopy();
   }
 
-  /** The most useful human-readable text: the detail, else the title, else the code. */
+  /** {@return the most useful human-readable text: the detail, else the title, else the code} */
   public String message() {
     return detail.or(() -> title).or(() -> code).orElse("(no detail)");
   }

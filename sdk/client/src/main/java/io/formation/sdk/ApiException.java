@@ -20,11 +20,20 @@ import okhttp3.Headers;
 public class ApiException extends FormationException {
   private static final long serialVersionUID = 1L;
 
+  /** The HTTP method of the failed call. */
   private final String method;
+
+  /** The URL of the failed call, query included. */
   private final String url;
+
+  /** The HTTP status code. */
   private final int statusCode;
+
   private final transient Headers headers;
+
+  /** The raw response body, empty if there was none. */
   private final String body;
+
   private final transient List<ApiError> errors;
 
   /**
@@ -53,32 +62,32 @@ public class ApiException extends FormationException {
     this.errors = List.copyOf(errors);
   }
 
-  /** The HTTP method of the failed call. */
+  /** {@return the HTTP method of the failed call} */
   public String method() {
     return method;
   }
 
-  /** The URL of the failed call, query included (the message leaves the query out). */
+  /** {@return the URL of the failed call, query included (the message leaves the query out)} */
   public String url() {
     return url;
   }
 
-  /** The HTTP status code. */
+  /** {@return the HTTP status code} */
   public int statusCode() {
     return statusCode;
   }
 
-  /** The response headers. */
+  /** {@return the response headers} */
   public Headers headers() {
     return headers == null ? Headers.of() : headers;
   }
 
-  /** The raw response body, empty if there was none. */
+  /** {@return the raw response body, empty if there was none} */
   public String body() {
     return body;
   }
 
-  /** The JSON:API errors of the body; empty if the body was not an errors document. */
+  /** {@return the JSON:API errors of the body; empty if the body was not an errors document} */
   public List<ApiError> errors() {
     return errors == null ? List.of() : errors;
   }
@@ -86,12 +95,14 @@ public class ApiException extends FormationException {
   /**
    * The service's id for the request ({@code Request-Id} or {@code X-Request-Id}), which its
    * support asks for; also in the message.
+   *
+   * @return the request id, if the service sent one
    */
   public Optional<String> requestId() {
     return RequestIds.of(headers());
   }
 
-  /** The first error's detail (or title), if the body carried any. */
+  /** {@return the first error's detail (or title), if the body carried any} */
   public Optional<String> detail() {
     return errors().stream().findFirst().map(ApiError::message);
   }

@@ -22,7 +22,12 @@ import java.util.Objects;
  * @param extraFields further top-level body fields, sent as given
  */
 public record CreateDocumentSetParams(String template, Map<String, JsonNode> extraFields) {
-  /** Checks the template and copies the fields. */
+  /**
+   * Checks the template and copies the fields.
+   *
+   * @param template the template name, e.g. {@link DocumentSets#DELAWARE_CORPORATION}
+   * @param extraFields further top-level body fields, sent as given
+   */
   public CreateDocumentSetParams {
     Objects.requireNonNull(template, "template");
     if (template.isBlank()) {
@@ -36,12 +41,23 @@ public record CreateDocumentSetParams(String template, Map<String, JsonNode> ext
     extraFields = Collections.unmodifiableMap(copy);
   }
 
-  /** Params with only a template. */
+  /**
+   * Params with only a template.
+   *
+   * @param template the template name
+   * @return params with no further fields
+   */
   public static CreateDocumentSetParams of(String template) {
     return new CreateDocumentSetParams(template, Map.of());
   }
 
-  /** A copy with one more body field. */
+  /**
+   * A copy with one more body field.
+   *
+   * @param name the field's name
+   * @param value the field's JSON value
+   * @return a copy with that field added
+   */
   public CreateDocumentSetParams with(String name, JsonNode value) {
     Map<String, JsonNode> fields = new LinkedHashMap<>(extraFields);
     fields.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value"));

@@ -58,43 +58,81 @@ public final class DocumentSets {
     this.retryPolicy = retryPolicy;
   }
 
-  /** Creates a document set from a template ({@code POST /v1/document_sets}). */
+  /**
+   * Creates a document set from a template ({@code POST /v1/document_sets}).
+   *
+   * @param template the template, such as {@link #DELAWARE_CORPORATION}
+   * @return the new document set, with its initial state
+   */
   public DocumentSet create(String template) {
     return create(CreateDocumentSetParams.of(template));
   }
 
-  /** The async twin of {@link #create(String)}. */
+  /**
+   * The async twin of {@link #create(String)}.
+   *
+   * @param template the template, such as {@link #DELAWARE_CORPORATION}
+   * @return the new document set, once created
+   */
   public CompletableFuture<DocumentSet> createAsync(String template) {
     return createAsync(CreateDocumentSetParams.of(template));
   }
 
-  /** Creates a document set with further body fields. */
+  /**
+   * Creates a document set with further body fields.
+   *
+   * @param params the template and the further body fields
+   * @return the new document set, with its initial state
+   */
   public DocumentSet create(CreateDocumentSetParams params) {
     return transport.send(createRequest(params), DocumentSets::read);
   }
 
-  /** The async twin of {@link #create(CreateDocumentSetParams)}. */
+  /**
+   * The async twin of {@link #create(CreateDocumentSetParams)}.
+   *
+   * @param params the template and the further body fields
+   * @return the new document set, once created
+   */
   public CompletableFuture<DocumentSet> createAsync(CreateDocumentSetParams params) {
     return transport.sendAsync(createRequest(params), DocumentSets::read);
   }
 
-  /** The document set with its current state ({@code GET /v1/document_sets/{id}}). */
+  /**
+   * The document set with its current state ({@code GET /v1/document_sets/{id}}).
+   *
+   * @param id the document set's id
+   * @return the document set
+   */
   public DocumentSet get(String id) {
     return transport.send(getRequest(id), DocumentSets::read);
   }
 
-  /** The async twin of {@link #get}. */
+  /**
+   * The async twin of {@link #get}.
+   *
+   * @param id the document set's id
+   * @return the document set, once it has arrived
+   */
   public CompletableFuture<DocumentSet> getAsync(String id) {
     return transport.sendAsync(getRequest(id), DocumentSets::read);
   }
 
-  /** The forms of the document set; the same as {@code client.forms().list(id)}. */
+  /**
+   * The forms of the document set; the same as {@code client.forms().list(id)}.
+   *
+   * @param id the document set's id
+   * @return the forms, in the order the service lists them
+   */
   public List<Form> forms(String id) {
     return forms.list(id);
   }
 
   /**
    * Waits with {@link PollOptions#defaults()}; see {@link #awaitCompletion(String, PollOptions)}.
+   *
+   * @param id the document set's id
+   * @return the document set, complete
    */
   public DocumentSet awaitCompletion(String id) {
     return awaitCompletion(id, PollOptions.defaults());
@@ -114,6 +152,9 @@ public final class DocumentSets {
    * of the wait; one that returns to {@code input_needed} after a later state stops the wait at
    * once.
    *
+   * @param id the document set's id
+   * @param options how to poll
+   * @return the document set, complete
    * @throws InputNeededException if the set needs input (see above), unless the options say to wait
    *     through it
    * @throws PollTimeoutException if the timeout runs out first; it carries the last set seen
@@ -152,7 +193,12 @@ public final class DocumentSets {
     }
   }
 
-  /** The async twin of {@link #awaitCompletion(String)}. */
+  /**
+   * The async twin of {@link #awaitCompletion(String)}.
+   *
+   * @param id the document set's id
+   * @return the document set, once complete
+   */
   public CompletableFuture<DocumentSet> awaitCompletionAsync(String id) {
     return awaitCompletionAsync(id, PollOptions.defaults());
   }
@@ -162,6 +208,10 @@ public final class DocumentSets {
    * thread waits; polls run on OkHttp's dispatcher and waits on the client's scheduler. Cancelling
    * the future stops the polling: no request starts after the cancel is seen. The future always
    * completes: a listener that throws (even an {@link Error}) fails it.
+   *
+   * @param id the document set's id
+   * @param options how to poll
+   * @return the document set, once complete
    */
   public CompletableFuture<DocumentSet> awaitCompletionAsync(String id, PollOptions options) {
     Objects.requireNonNull(options, "options");

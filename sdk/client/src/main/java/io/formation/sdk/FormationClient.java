@@ -142,7 +142,7 @@ public final class FormationClient implements AutoCloseable {
         new DocumentSets(transport, origins, forms, builder.clock, builder.random, retryPolicy);
   }
 
-  /** A builder for a client. */
+  /** {@return a builder for a client} */
   public static Builder builder() {
     return new Builder();
   }
@@ -151,6 +151,7 @@ public final class FormationClient implements AutoCloseable {
    * A client configured from the environment variables {@value #BASE_URL_ENV} and {@value
    * #ACCESS_TOKEN_ENV}.
    *
+   * @return a client for the service and token the environment names
    * @throws IllegalStateException if either is unset or blank
    */
   public static FormationClient fromEnv() {
@@ -172,22 +173,22 @@ public final class FormationClient implements AutoCloseable {
     return value;
   }
 
-  /** The version of this SDK, such as {@code 0.1.0}; also in its jar's manifest. */
+  /** {@return the version of this SDK, such as {@code 0.1.0}; also in its jar's manifest} */
   public static String version() {
     return Version.SDK;
   }
 
-  /** The teams the token can act for. */
+  /** {@return the teams the token can act for} */
   public Teams teams() {
     return teams;
   }
 
-  /** Document sets: create, read, wait for completion. */
+  /** {@return document sets: create, read, wait for completion} */
   public DocumentSets documentSets() {
     return documentSets;
   }
 
-  /** Forms and their actions. */
+  /** {@return forms and their actions} */
   public Forms forms() {
     return forms;
   }
@@ -276,13 +277,21 @@ public final class FormationClient implements AutoCloseable {
      * The service's base URL, such as {@code https://api.example.com}; endpoints are {@code
      * <baseUrl>/v1/...}. A path prefix is kept. Plain http is refused unless the host is loopback
      * or {@link #allowInsecureHttp} is set (checked on {@link #build()}).
+     *
+     * @param baseUrl the base URL, without {@code /v1}
+     * @return this builder
      */
     public Builder baseUrl(String baseUrl) {
       this.baseUrl = Objects.requireNonNull(baseUrl, "baseUrl");
       return this;
     }
 
-    /** A fixed access token. */
+    /**
+     * A fixed access token.
+     *
+     * @param accessToken the token, without the {@code Bearer} prefix
+     * @return this builder
+     */
     public Builder accessToken(String accessToken) {
       Objects.requireNonNull(accessToken, "accessToken");
       if (accessToken.isBlank()) {
@@ -297,6 +306,9 @@ public final class FormationClient implements AutoCloseable {
      * A source of access tokens, asked before each request, for tokens that rotate. A token it
      * returns that is not a valid header value fails that call with a {@link FormationException},
      * and nothing is sent.
+     *
+     * @param tokenProvider asked for the token before each request
+     * @return this builder
      */
     public Builder tokenProvider(TokenProvider tokenProvider) {
       this.accessToken = null;
@@ -308,6 +320,8 @@ public final class FormationClient implements AutoCloseable {
      * Timeout for establishing a connection; default 10 s; zero for none. Timeouts are kept in
      * whole milliseconds: a shorter positive one is rounded up to 1 ms, never down to "none".
      *
+     * @param timeout the timeout; zero for none
+     * @return this builder
      * @throws IllegalArgumentException if negative or longer than {@code Integer.MAX_VALUE} ms
      */
     public Builder connectTimeout(Duration timeout) {
@@ -315,25 +329,45 @@ public final class FormationClient implements AutoCloseable {
       return this;
     }
 
-    /** Timeout between two reads of a response; default 30 s; as {@link #connectTimeout}. */
+    /**
+     * Timeout between two reads of a response; default 30 s; as {@link #connectTimeout}.
+     *
+     * @param timeout the timeout; zero for none
+     * @return this builder
+     */
     public Builder readTimeout(Duration timeout) {
       this.readTimeout = timeout("readTimeout", timeout);
       return this;
     }
 
-    /** Timeout between two writes of a request; default 30 s; as {@link #connectTimeout}. */
+    /**
+     * Timeout between two writes of a request; default 30 s; as {@link #connectTimeout}.
+     *
+     * @param timeout the timeout; zero for none
+     * @return this builder
+     */
     public Builder writeTimeout(Duration timeout) {
       this.writeTimeout = timeout("writeTimeout", timeout);
       return this;
     }
 
-    /** Timeout for one whole attempt of a call; default 60 s; as {@link #connectTimeout}. */
+    /**
+     * Timeout for one whole attempt of a call; default 60 s; as {@link #connectTimeout}.
+     *
+     * @param timeout the timeout; zero for none
+     * @return this builder
+     */
     public Builder callTimeout(Duration timeout) {
       this.callTimeout = timeout("callTimeout", timeout);
       return this;
     }
 
-    /** How many times a failed call may be retried; default 2, zero to disable retries. */
+    /**
+     * How many times a failed call may be retried; default 2, zero to disable retries.
+     *
+     * @param maxRetries retries after the first attempt; zero or more
+     * @return this builder
+     */
     public Builder maxRetries(int maxRetries) {
       if (maxRetries < 0) {
         throw new IllegalArgumentException("maxRetries must not be negative, was " + maxRetries);
@@ -342,7 +376,12 @@ public final class FormationClient implements AutoCloseable {
       return this;
     }
 
-    /** The longest Retry-After the SDK honours before retrying; default 60 s. */
+    /**
+     * The longest Retry-After the SDK honours before retrying; default 60 s.
+     *
+     * @param max the longest Retry-After waited out
+     * @return this builder
+     */
     public Builder maxRetryAfter(Duration max) {
       this.maxRetryAfter = nonNegative("maxRetryAfter", max);
       return this;
@@ -351,6 +390,9 @@ public final class FormationClient implements AutoCloseable {
     /**
      * A listener told of every attempt, retry, poll and state change, for metrics or tracing; see
      * {@link FormationListener}. Default: none.
+     *
+     * @param listener the listener; it must not block for long
+     * @return this builder
      */
     public Builder listener(FormationListener listener) {
       this.listener = Objects.requireNonNull(listener, "listener");
@@ -364,6 +406,9 @@ public final class FormationClient implements AutoCloseable {
      * {@code awaitCompletion} give way to creates, forms and actions when the budget is short. Set
      * it at or a little under the service's rate limit when many sets are in flight. Default: none.
      *
+     * @param requestsPerSecond the average number of requests per second
+     * @param burst the number of requests let through at once after a quiet spell
+     * @return this builder
      * @throws IllegalArgumentException if the rate is not positive and finite or the burst below 1
      */
     public Builder requestBudget(double requestsPerSecond, int burst) {
@@ -384,6 +429,8 @@ public final class FormationClient implements AutoCloseable {
      * successful answer that is longer fails with {@link InvalidResponseException} instead of
      * filling the heap; an error answer keeps its status, with its body cut short.
      *
+     * @param bytes the limit, in bytes
+     * @return this builder
      * @throws IllegalArgumentException if not positive, or 2 GiB or more
      */
     public Builder maxResponseBytes(long bytes) {
@@ -399,6 +446,9 @@ public final class FormationClient implements AutoCloseable {
      * An OkHttp client to share its connection pool and dispatcher with. The SDK derives its own
      * client from it with {@code newBuilder()}, so its auth, retries, timeouts and origin rules
      * still apply, and closing the FormationClient leaves this client untouched.
+     *
+     * @param httpClient the client the SDK derives its own from
+     * @return this builder
      */
     public Builder httpClient(OkHttpClient httpClient) {
       this.httpClient = Objects.requireNonNull(httpClient, "httpClient");
@@ -408,13 +458,21 @@ public final class FormationClient implements AutoCloseable {
     /**
      * Trusts one more origin ({@code https://host[:port]}) with the access token, for links or
      * action urls the service returns on another host. Repeatable.
+     *
+     * @param origin an origin, such as {@code https://files.example.com}
+     * @return this builder
      */
     public Builder trustOrigin(String origin) {
       trustedOrigins.add(Objects.requireNonNull(origin, "origin"));
       return this;
     }
 
-    /** Allows plain {@code http} for hosts that are not loopback. Never do this in production. */
+    /**
+     * Allows plain {@code http} for hosts that are not loopback. Never do this in production.
+     *
+     * @param allow true to allow plain {@code http} to any host
+     * @return this builder
+     */
     public Builder allowInsecureHttp(boolean allow) {
       this.allowInsecureHttp = allow;
       return this;
@@ -423,6 +481,9 @@ public final class FormationClient implements AutoCloseable {
     /**
      * Your product token, such as {@code acme-onboarding/2.1}, put in front of the SDK's User-Agent
      * ({@code formation-java/<version> java/<runtime>}).
+     *
+     * @param product your product token
+     * @return this builder
      */
     public Builder userAgent(String product) {
       Objects.requireNonNull(product, "product");
@@ -456,6 +517,7 @@ public final class FormationClient implements AutoCloseable {
     /**
      * The client.
      *
+     * @return a new client, to share and to close when done
      * @throws IllegalStateException if the base URL or the token is missing
      * @throws IllegalArgumentException if a URL is invalid or uses plain http where not allowed
      */

@@ -24,18 +24,39 @@ import java.time.Duration;
  * }</pre>
  */
 public interface FormationListener {
-  /** An attempt is about to be sent. */
+  /**
+   * An attempt is about to be sent.
+   *
+   * @param attempt the attempt, not yet finished
+   */
   default void attemptStarted(AttemptEvent attempt) {}
 
-  /** An attempt got an answer, or failed; {@link AttemptEvent#statusCode()} is 0 on failure. */
+  /**
+   * An attempt got an answer, or failed; {@link AttemptEvent#statusCode()} is 0 on failure.
+   *
+   * @param attempt the attempt, with its status or failure
+   */
   default void attemptFinished(AttemptEvent attempt) {}
 
-  /** The attempt will be tried again after the wait. */
+  /**
+   * The attempt will be tried again after the wait.
+   *
+   * @param attempt the attempt that failed
+   * @param wait the wait before the next attempt
+   */
   default void retryScheduled(AttemptEvent attempt, Duration wait) {}
 
-  /** A wait for completion read the document set. */
+  /**
+   * A wait for completion read the document set.
+   *
+   * @param set the document set as read
+   */
   default void polled(DocumentSet set) {}
 
-  /** A wait for completion saw the document set in a new state (its first poll included). */
+  /**
+   * A wait for completion saw the document set in a new state (its first poll included).
+   *
+   * @param set the document set in its new state
+   */
   default void stateChanged(DocumentSet set) {}
 }

@@ -37,12 +37,22 @@ public final class Forms {
     this.origins = origins;
   }
 
-  /** The forms of a document set ({@code GET /v1/document_sets/{id}/forms}). */
+  /**
+   * The forms of a document set ({@code GET /v1/document_sets/{id}/forms}).
+   *
+   * @param documentSetId the document set's id
+   * @return the forms, in the order the service lists them
+   */
   public List<Form> list(String documentSetId) {
     return transport.send(listRequest(documentSetId), response -> Wire.forms(response.body()));
   }
 
-  /** The async twin of {@link #list}. */
+  /**
+   * The async twin of {@link #list}.
+   *
+   * @param documentSetId the document set's id
+   * @return the forms, once they have arrived
+   */
   public CompletableFuture<List<Form>> listAsync(String documentSetId) {
     return transport.sendAsync(listRequest(documentSetId), response -> Wire.forms(response.body()));
   }
@@ -51,6 +61,9 @@ public final class Forms {
    * Calls an action with the given values as the JSON body, with the action's method, at its url
    * exactly as returned.
    *
+   * @param action the action, as the form returned it
+   * @param values the JSON body: a {@code JsonNode}, a {@code Map} or any object Jackson can write
+   * @return the status, the body and, if the body is a form or a document set, the parsed record
    * @throws ValidationException if the service rejects the values (422), with a pointer per field
    * @throws UntrustedOriginException if the url points at an untrusted origin; nothing is sent
    */
@@ -58,7 +71,13 @@ public final class Forms {
     return transport.send(actionRequest(action, values), Forms::result);
   }
 
-  /** The async twin of {@link #invoke}. */
+  /**
+   * The async twin of {@link #invoke}.
+   *
+   * @param action the action, as the form returned it
+   * @param values the JSON body: a {@code JsonNode}, a {@code Map} or any object Jackson can write
+   * @return the result, once it has arrived
+   */
   public CompletableFuture<ActionResult> invokeAsync(FormAction action, Object values) {
     return transport.sendAsync(actionRequest(action, values), Forms::result);
   }
@@ -67,13 +86,22 @@ public final class Forms {
    * Submits values through the form's submit action: its only action, or the one named {@code
    * submit}.
    *
+   * @param form the form, as listed
+   * @param values the JSON body: a {@code JsonNode}, a {@code Map} or any object Jackson can write
+   * @return the status, the body and, if the body is a form or a document set, the parsed record
    * @throws IllegalStateException if the form has no such action; use {@link #invoke} then
    */
   public ActionResult submit(Form form, Object values) {
     return invoke(form.submitAction(), values);
   }
 
-  /** The async twin of {@link #submit}. */
+  /**
+   * The async twin of {@link #submit}.
+   *
+   * @param form the form, as listed
+   * @param values the JSON body: a {@code JsonNode}, a {@code Map} or any object Jackson can write
+   * @return the result, once it has arrived
+   */
   public CompletableFuture<ActionResult> submitAsync(Form form, Object values) {
     return invokeAsync(form.submitAction(), values);
   }
@@ -81,6 +109,10 @@ public final class Forms {
   /**
    * The form's current values bound to a type of the caller's (a record, a map, a bean).
    *
+   * @param <T> the type to bind to
+   * @param form the form
+   * @param type the class of {@code T}
+   * @return the values as a {@code T}
    * @throws IllegalArgumentException if the values do not fit the type
    */
   public <T> T valuesAs(Form form, Class<T> type) {

@@ -37,7 +37,7 @@ public class InputNeededException extends FormationException {
     this.documentSet = documentSet;
   }
 
-  /** The document set, as last seen, in state {@code input_needed}. */
+  /** {@return the document set, as last seen, in state {@code input_needed}} */
   public DocumentSet documentSet() {
     return documentSet;
   }

@@ -14,7 +14,10 @@ package io.formation.sdk;
 public class InvalidResponseException extends FormationException {
   private static final long serialVersionUID = 1L;
 
+  /** The HTTP status of the response. */
   private final int statusCode;
+
+  /** The raw body as far as it was read. */
   private final String body;
 
   /**
@@ -31,12 +34,12 @@ public class InvalidResponseException extends FormationException {
     this.body = body;
   }
 
-  /** The HTTP status of the response. */
+  /** {@return the HTTP status of the response} */
   public int statusCode() {
     return statusCode;
   }
 
-  /** The raw body as far as it was read; empty if unknown. */
+  /** {@return the raw body as far as it was read; empty if unknown} */
   public String body() {
     return body;
   }

@@ -20,6 +20,7 @@ package io.formation.sdk;
 public class NetworkException extends FormationException {
   private static final long serialVersionUID = 1L;
 
+  /** Whether the request was written to the network. */
   private final boolean requestSent;
 
   /** Creates the exception for a request that may have reached the service. */
@@ -41,6 +42,8 @@ public class NetworkException extends FormationException {
    * Whether the request was written to the network, so the service may have received it and acted
    * on it. False only when the SDK knows nothing was sent: the connection could not be made, or the
    * pooled connection had been closed by the server before the request went out.
+   *
+   * @return whether the service may have received the request
    */
   public boolean requestSent() {
     return requestSent;

@@ -64,6 +64,8 @@ public final class Pager<T> implements Iterable<T> {
   /**
    * A listing with this many items per page (the service's default is 50).
    *
+   * @param size items per page, 1 to 100
+   * @return a listing with that page size
    * @throws IllegalArgumentException if size is outside 1..100
    * @throws IllegalStateException if the listing resumes from a saved link, which has its own size
    */
@@ -82,6 +84,8 @@ public final class Pager<T> implements Iterable<T> {
    * A listing that starts at a saved {@code next} link instead of the first page, so a job can stop
    * and continue later. The link is used exactly as given.
    *
+   * @param link a {@code next} link saved from an earlier page
+   * @return a listing that starts there
    * @throws UntrustedOriginException if the link points at an origin the token must not go to
    * @throws IllegalArgumentException if the link is not a URL reference
    */
@@ -117,17 +121,21 @@ public final class Pager<T> implements Iterable<T> {
     };
   }
 
-  /** The items as a lazy sequential stream. */
+  /** {@return the items as a lazy sequential stream} */
   public Stream<T> stream() {
     return StreamSupport.stream(spliterator(), false);
   }
 
-  /** The pages, each with its items and links, fetched as iteration reaches them. */
+  /** {@return the pages, each with its items and links, fetched as iteration reaches them} */
   public Iterable<Page<T>> pages() {
     return PageIterator::new;
   }
 
-  /** Fetches the first page (or the saved link's page) without blocking. */
+  /**
+   * Fetches the first page (or the saved link's page) without blocking.
+   *
+   * @return the first page, once it has arrived
+   */
   public CompletableFuture<Page<T>> firstPageAsync() {
     return source.fetchAsync(startUrl());
   }
@@ -135,6 +143,8 @@ public final class Pager<T> implements Iterable<T> {
   /**
    * Fetches the page after the given one without blocking; empty when it was the last.
    *
+   * @param page a page of this listing
+   * @return the next page, or empty after the last
    * @throws UntrustedOriginException if its next link points at an untrusted origin
    */
   public CompletableFuture<Optional<Page<T>>> nextPageAsync(Page<T> page) {

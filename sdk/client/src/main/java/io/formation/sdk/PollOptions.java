@@ -50,42 +50,44 @@ public final class PollOptions {
     this.onStateChange = builder.onStateChange;
   }
 
-  /** The defaults. */
+  /** {@return the defaults} */
   public static PollOptions defaults() {
     return DEFAULTS;
   }
 
-  /** A builder starting from the defaults. */
+  /** {@return a builder starting from the defaults} */
   public static Builder builder() {
     return new Builder();
   }
 
-  /** A builder starting from these options. */
+  /** {@return a builder starting from these options} */
   public Builder newBuilder() {
     return new Builder(this);
   }
 
-  /** The wait after the first poll. */
+  /** {@return the wait after the first poll} */
   public Duration initialInterval() {
     return initialInterval;
   }
 
-  /** How much each wait grows over the previous one. */
+  /** {@return how much each wait grows over the previous one} */
   public double multiplier() {
     return multiplier;
   }
 
-  /** The longest wait between two polls. */
+  /** {@return the longest wait between two polls} */
   public Duration maxInterval() {
     return maxInterval;
   }
 
-  /** The fraction by which each wait is shortened at random, so many pollers spread out. */
+  /**
+   * {@return the fraction by which each wait is shortened at random, so many pollers spread out}
+   */
   public double jitter() {
     return jitter;
   }
 
-  /** How long to wait in all before giving up with {@link PollTimeoutException}. */
+  /** {@return how long to wait in all before giving up with {@link PollTimeoutException}} */
   public Duration timeout() {
     return timeout;
   }
@@ -95,6 +97,8 @@ public final class PollOptions {
    * wait stops with {@link InputNeededException}: a service that works asynchronously may not yet
    * have processed the last submission. A set that returns to {@code input_needed} after a later
    * state stops the wait at once.
+   *
+   * @return the grace period for {@code input_needed}
    */
   public Duration inputNeededGrace() {
     return inputNeededGrace;
@@ -103,17 +107,24 @@ public final class PollOptions {
   /**
    * The first poll happens at a random moment within this duration; zero (the default) polls at
    * once. Resuming many waits at once (after a restart, say), it spreads their first polls.
+   *
+   * @return the window the first poll falls in
    */
   public Duration firstPollWithin() {
     return firstPollWithin;
   }
 
-  /** Whether to keep polling when the state is {@code input_needed} instead of stopping. */
+  /**
+   * {@return whether to keep polling when the state is {@code input_needed} instead of stopping}
+   */
   public boolean waitThroughInputNeeded() {
     return waitThroughInputNeeded;
   }
 
-  /** Called with the document set on the first poll and each time its state changes. */
+  /**
+   * {@return the listener called with the document set on the first poll and each time its state
+   * changes}
+   */
   public Consumer<DocumentSet> onStateChange() {
     return onStateChange;
   }
@@ -165,13 +176,23 @@ public final class PollOptions {
       this.onStateChange = options.onStateChange;
     }
 
-    /** The wait after the first poll; positive. */
+    /**
+     * The wait after the first poll; positive.
+     *
+     * @param interval the first wait
+     * @return this builder
+     */
     public Builder initialInterval(Duration interval) {
       this.initialInterval = positive("initialInterval", interval);
       return this;
     }
 
-    /** How much each wait grows; at least 1. */
+    /**
+     * How much each wait grows; at least 1.
+     *
+     * @param multiplier the growth factor
+     * @return this builder
+     */
     public Builder multiplier(double multiplier) {
       if (!(multiplier >= 1.0) || Double.isInfinite(multiplier)) {
         throw new IllegalArgumentException("multiplier must be at least 1, was " + multiplier);
@@ -180,13 +201,23 @@ public final class PollOptions {
       return this;
     }
 
-    /** The longest wait between polls; positive. */
+    /**
+     * The longest wait between polls; positive.
+     *
+     * @param interval the longest wait
+     * @return this builder
+     */
     public Builder maxInterval(Duration interval) {
       this.maxInterval = positive("maxInterval", interval);
       return this;
     }
 
-    /** The random fraction taken off each wait, between 0 (none) and 1. */
+    /**
+     * The random fraction taken off each wait, between 0 (none) and 1.
+     *
+     * @param jitter the fraction, from 0 to 1
+     * @return this builder
+     */
     public Builder jitter(double jitter) {
       if (!(jitter >= 0.0 && jitter <= 1.0)) {
         throw new IllegalArgumentException("jitter must be between 0 and 1, was " + jitter);
@@ -195,7 +226,12 @@ public final class PollOptions {
       return this;
     }
 
-    /** The overall timeout; positive. */
+    /**
+     * The overall timeout; positive.
+     *
+     * @param timeout the timeout
+     * @return this builder
+     */
     public Builder timeout(Duration timeout) {
       this.timeout = positive("timeout", timeout);
       return this;
@@ -204,6 +240,9 @@ public final class PollOptions {
     /**
      * How long a set still {@code input_needed} is polled, from the start of the wait, before the
      * wait stops; default 60 s; zero stops at the first {@code input_needed}.
+     *
+     * @param grace the grace period; zero or more
+     * @return this builder
      */
     public Builder inputNeededGrace(Duration grace) {
       Objects.requireNonNull(grace, "grace");
@@ -217,6 +256,9 @@ public final class PollOptions {
     /**
      * Spreads the first poll over this duration (a random moment within it); default zero, at once.
      * For waits resumed in bulk after a restart, so they do not all poll at the same instant.
+     *
+     * @param window the window; zero or more
+     * @return this builder
      */
     public Builder firstPollWithin(Duration window) {
       Objects.requireNonNull(window, "window");
@@ -227,13 +269,23 @@ public final class PollOptions {
       return this;
     }
 
-    /** Keep polling through {@code input_needed} instead of stopping there. */
+    /**
+     * Keep polling through {@code input_needed} instead of stopping there.
+     *
+     * @param wait true to keep polling
+     * @return this builder
+     */
     public Builder waitThroughInputNeeded(boolean wait) {
       this.waitThroughInputNeeded = wait;
       return this;
     }
 
-    /** Called on the first poll and on each state change; must not block for long. */
+    /**
+     * Called on the first poll and on each state change; must not block for long.
+     *
+     * @param listener the listener
+     * @return this builder
+     */
     public Builder onStateChange(Consumer<DocumentSet> listener) {
       this.onStateChange = Objects.requireNonNull(listener, "listener");
       return this;
@@ -242,6 +294,7 @@ public final class PollOptions {
     /**
      * The options.
      *
+     * @return the options
      * @throws IllegalArgumentException if the initial interval exceeds the max interval
      */
     public PollOptions build() {

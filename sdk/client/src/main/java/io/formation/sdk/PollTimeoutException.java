@@ -20,8 +20,12 @@ import java.util.Optional;
 public class PollTimeoutException extends FormationException {
   private static final long serialVersionUID = 1L;
 
+  /** The id of the document set waited for. */
   private final String documentSetId;
+
   private final transient DocumentSet lastSeen;
+
+  /** The overall timeout that ran out. */
   private final Duration timeout;
 
   /**
@@ -51,7 +55,7 @@ public class PollTimeoutException extends FormationException {
     this.timeout = timeout;
   }
 
-  /** The id of the document set waited for. */
+  /** {@return the id of the document set waited for} */
   public String documentSetId() {
     return documentSetId;
   }
@@ -60,12 +64,14 @@ public class PollTimeoutException extends FormationException {
    * The last document set seen before the deadline: its id and state (no app link, and its {@code
    * raw()} is a missing node: a wait keeps no more, so thousands of waits stay cheap; the full set
    * of each state went to the {@code onStateChange} listener); empty if no poll succeeded.
+   *
+   * @return the last document set seen, or empty
    */
   public Optional<DocumentSet> lastSeen() {
     return Optional.ofNullable(lastSeen);
   }
 
-  /** The overall timeout that ran out. */
+  /** {@return the overall timeout that ran out} */
   public Duration timeout() {
     return timeout;
   }

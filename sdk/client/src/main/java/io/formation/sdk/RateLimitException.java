@@ -18,6 +18,7 @@ import okhttp3.Headers;
 public class RateLimitException extends ApiException {
   private static final long serialVersionUID = 1L;
 
+  /** The wait the service asked for; null if it sent none. */
   private final Duration retryAfter;
 
   /**
@@ -37,7 +38,7 @@ public class RateLimitException extends ApiException {
     this.retryAfter = retryAfter;
   }
 
-  /** The wait the service asked for in its Retry-After header, if it sent one. */
+  /** {@return the wait the service asked for in its Retry-After header, if it sent one} */
   public Optional<Duration> retryAfter() {
     return Optional.ofNullable(retryAfter);
   }

@@ -51,7 +51,7 @@ public final class Teams {
     return ApiRequest.get(url, ApiRequest.JSON_API);
   }
 
-  /** A lazy listing of every team, at the service's default page size unless changed. */
+  /** {@return a lazy listing of every team, at the service's default page size unless changed} */
   public Pager<Team> list() {
     return pager;
   }

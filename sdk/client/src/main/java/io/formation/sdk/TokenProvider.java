@@ -14,6 +14,6 @@ package io.formation.sdk;
  */
 @FunctionalInterface
 public interface TokenProvider {
-  /** The current access token, without the {@code Bearer} prefix. */
+  /** {@return the current access token, without the {@code Bearer} prefix} */
   String token();
 }

@@ -17,6 +17,7 @@ package io.formation.sdk;
 public class UntrustedOriginException extends FormationException {
   private static final long serialVersionUID = 1L;
 
+  /** The refused origin. */
   private final String origin;
 
   /**
@@ -36,6 +37,8 @@ public class UntrustedOriginException extends FormationException {
 
   /**
    * The refused origin, as {@code scheme://host:port}, or the scheme of a URL that is not http(s).
+   *
+   * @return the refused origin
    */
   public String origin() {
     return origin;

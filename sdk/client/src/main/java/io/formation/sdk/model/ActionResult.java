@@ -20,13 +20,21 @@ import java.util.Optional;
  */
 public record ActionResult(
     int statusCode, JsonNode body, Optional<Form> form, Optional<DocumentSet> documentSet) {
-  /** Checks that no component is null. */
+  /**
+   * Checks that no component is null.
+   *
+   * @param statusCode the HTTP status (2xx)
+   * @param body the body as sent; a missing node if the body was empty; a copy is returned
+   * @param form the form, if the body was one
+   * @param documentSet the document set, if the body was one
+   */
   public ActionResult {
     Objects.requireNonNull(body, "body");
     Objects.requireNonNull(form, "form");
     Objects.requireNonNull(documentSet, "documentSet");
   }
 
+  /** {@return the body as sent; a missing node if the body was empty; a copy} */
   @Override
   public JsonNode body() {
     return body.deepCopy();

@@ -21,7 +21,15 @@ import java.util.Optional;
  *     field the SDK does not model; a copy is returned
  */
 public record DocumentSet(String id, DocumentSetState state, Optional<URI> appLink, JsonNode raw) {
-  /** Checks that no component is null. */
+  /**
+   * Checks that no component is null.
+   *
+   * @param id the identifier used in the document set endpoints
+   * @param state the current state
+   * @param appLink the link to the service's app for this document set, if the service sent one
+   * @param raw the resource as sent (the JSON:API resource object, or the plain object), with every
+   *     field the SDK does not model; a copy is returned
+   */
   public DocumentSet {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(state, "state");
@@ -29,6 +37,7 @@ public record DocumentSet(String id, DocumentSetState state, Optional<URI> appLi
     Objects.requireNonNull(raw, "raw");
   }
 
+  /** {@return the resource as sent, with every field the SDK does not model; a copy} */
   @Override
   public JsonNode raw() {
     return raw.deepCopy();

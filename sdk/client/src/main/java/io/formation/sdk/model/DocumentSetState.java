@@ -87,6 +87,8 @@ public final class DocumentSetState {
   /**
    * The state for a value as the service sends it; never fails for a value it doesn't know.
    *
+   * @param value the value as the service sends it
+   * @return the state
    * @throws NullPointerException if value is null
    */
   public static DocumentSetState of(String value) {
@@ -99,32 +101,35 @@ public final class DocumentSetState {
     return new DocumentSetState(value);
   }
 
-  /** The value exactly as the service sent it. */
+  /** {@return the value exactly as the service sent it} */
   public String value() {
     return value;
   }
 
-  /** The known state, or {@link Kind#UNKNOWN}; convenient in a {@code switch}. */
+  /** {@return the known state, or {@link Kind#UNKNOWN}; convenient in a {@code switch}} */
   public Kind kind() {
     return kind;
   }
 
-  /** Whether this is one of the states the interface documents. */
+  /** {@return whether this is one of the states the interface documents} */
   public boolean isKnown() {
     return kind != Kind.UNKNOWN;
   }
 
-  /** Whether the formation is complete: polling can stop. */
+  /** {@return whether the formation is complete: polling can stop} */
   public boolean isComplete() {
     return kind == Kind.COMPLETE;
   }
 
-  /** Whether the service waits for the partner to submit form values. */
+  /** {@return whether the service waits for the partner to submit form values} */
   public boolean needsInput() {
     return kind == Kind.INPUT_NEEDED;
   }
 
-  /** Whether the service is working: neither complete nor waiting for input (unknown counts). */
+  /**
+   * {@return whether the service is working: neither complete nor waiting for input (unknown
+   * counts)}
+   */
   public boolean isInProgress() {
     return !isComplete() && !needsInput();
   }

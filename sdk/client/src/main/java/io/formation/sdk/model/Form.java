@@ -32,7 +32,16 @@ public record Form(
     JsonNode values,
     List<FormAction> actions,
     JsonNode raw) {
-  /** Checks that no component is null and copies the actions. */
+  /**
+   * Checks that no component is null and copies the actions.
+   *
+   * @param id the form's identifier
+   * @param schema the JSON Schema of the values; a missing node if the service sent none
+   * @param uiSchema the JSON Forms UI schema; a missing node if the service sent none
+   * @param values the current values; an empty object if the service sent none
+   * @param actions the available actions
+   * @param raw the form as sent, with every field the SDK does not model
+   */
   public Form {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(schema, "schema");
@@ -42,31 +51,36 @@ public record Form(
     Objects.requireNonNull(raw, "raw");
   }
 
-  /** The JSON Schema; a copy, so changing it does not change the form. */
+  /** {@return the JSON Schema; a copy, so changing it does not change the form} */
   @Override
   public JsonNode schema() {
     return schema.deepCopy();
   }
 
-  /** The UI schema; a copy. */
+  /** {@return the UI schema; a copy} */
   @Override
   public JsonNode uiSchema() {
     return uiSchema.deepCopy();
   }
 
-  /** The current values; a copy, ready to be edited and submitted. */
+  /** {@return the current values; a copy, ready to be edited and submitted} */
   @Override
   public JsonNode values() {
     return values.deepCopy();
   }
 
-  /** The form as sent; a copy. */
+  /** {@return the form as sent; a copy} */
   @Override
   public JsonNode raw() {
     return raw.deepCopy();
   }
 
-  /** The action with this name (case-insensitive), if any. */
+  /**
+   * The action with this name (case-insensitive), if any.
+   *
+   * @param name the action's name
+   * @return the action, if the form has one so named
+   */
   public Optional<FormAction> action(String name) {
     return actions.stream()
         .filter(action -> action.name().filter(name::equalsIgnoreCase).isPresent())
@@ -76,6 +90,7 @@ public record Form(
   /**
    * The action that submits the values: the only action, else the one named {@code submit}.
    *
+   * @return the action that submits the values
    * @throws IllegalStateException if there is no action, or several and none named submit
    */
   public FormAction submitAction() {

@@ -22,7 +22,15 @@ import java.util.Optional;
  */
 public record FormAction(
     String method, String url, Optional<String> name, Optional<String> label, JsonNode raw) {
-  /** Checks that no component is null or blank. */
+  /**
+   * Checks that no component is null or blank.
+   *
+   * @param method the HTTP method, upper case (e.g. {@code PUT}); an RFC 9110 token
+   * @param url the url exactly as returned (absolute, or relative to the base URL)
+   * @param name the action's name, if the service gave one
+   * @param label the action's human-readable label, if the service gave one
+   * @param raw the action object as sent; a copy is returned
+   */
   public FormAction {
     Objects.requireNonNull(method, "method");
     Objects.requireNonNull(url, "url");
@@ -38,6 +46,7 @@ public record FormAction(
     }
   }
 
+  /** {@return the action object as sent; a copy} */
   @Override
   public JsonNode raw() {
     return raw.deepCopy();

@@ -18,13 +18,18 @@ import java.util.Objects;
  * @param <T> the item type
  */
 public record Page<T>(List<T> items, PageLinks links) {
-  /** Copies the items and checks that no component is null. */
+  /**
+   * Copies the items and checks that no component is null.
+   *
+   * @param items the items of this page
+   * @param links the page's links, as sent
+   */
   public Page {
     items = List.copyOf(items);
     Objects.requireNonNull(links, "links");
   }
 
-  /** Whether the service announced a further page. */
+  /** {@return whether the service announced a further page} */
   public boolean hasNext() {
     return links.next().isPresent();
   }

@@ -23,7 +23,15 @@ public record PageLinks(
     Optional<String> prev,
     Optional<String> next,
     Optional<String> last) {
-  /** Checks that no component is null. */
+  /**
+   * Checks that no component is null.
+   *
+   * @param self this page
+   * @param first the first page
+   * @param prev the previous page
+   * @param next the next page; empty on the last page
+   * @param last the last page
+   */
   public PageLinks {
     Objects.requireNonNull(self, "self");
     Objects.requireNonNull(first, "first");

@@ -19,19 +19,32 @@ import java.util.Optional;
  *     returned
  */
 public record Team(String id, String name, JsonNode raw) {
-  /** Checks that no component is null. */
+  /**
+   * Checks that no component is null.
+   *
+   * @param id the team's identifier
+   * @param name the team's name ({@code attributes.name}); empty if the service sent none
+   * @param raw the resource object as sent, with any attributes the SDK does not model; a copy is
+   *     returned
+   */
   public Team {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(raw, "raw");
   }
 
+  /** {@return the resource object as sent, with any attributes the SDK does not model; a copy} */
   @Override
   public JsonNode raw() {
     return raw.deepCopy();
   }
 
-  /** An attribute by name, including ones the SDK does not model; a copy. */
+  /**
+   * An attribute by name, including ones the SDK does not model; a copy.
+   *
+   * @param name the attribute's name
+   * @return the attribute's value, if present; a copy
+   */
   public Optional<JsonNode> attribute(String name) {
     return Optional.ofNullable(raw.path("attributes").get(name)).map(JsonNode::deepCopy);
   }

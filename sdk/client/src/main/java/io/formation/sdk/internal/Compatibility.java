@@ -1,0 +1,212 @@
+package io.formation.sdk.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Fails fast, naming the fix, when the application's dependency management picked libraries older
+ * than the SDK runs on; otherwise they fail later, deep inside a call, with a bare linkage error.
+ */
+public final class Compatibility {
+  /** OkHttp 4 ships the same {@code okhttp3} classes under another artifact id. */
+  static final String OKHTTP_FLOOR = "5.0.0";
+
+  /**
+   * The oldest stdlib that has every class and member OkHttp 5 and Okio 3 link against (1.7 lacks
+   * {@code kotlin.enums.EnumEntriesKt}, which Spring Boot 2.7 and 3.0 run into).
+   */
+  static final String KOTLIN_FLOOR = "1.8.0";
+
+  /** Records (the models, and a partner's own types in valuesAs) need 2.12; sdk/it runs it. */
+  static final String JACKSON_FLOOR = "2.12.0";
+
+  /**
+   * The versions the SDK is built and tested with, offered in the fixes; a test keeps them true.
+   */
+  static final String OKHTTP_TESTED = "5.5.1";
+
+  static final String KOTLIN_TESTED = "2.1.21";
+  static final String JACKSON_TESTED = "2.19.0";
+
+  private Compatibility() {}
+
+  /**
+   * Throws {@link IllegalStateException} naming each library that is too old, the version found,
+   * the version needed and the Maven fix. The class path is read once per JVM.
+   */
+  public static void check() {
+    List<String> problems = Found.PROBLEMS;
+    if (!problems.isEmpty()) {
+      throw new IllegalStateException(
+          String.join(System.lineSeparator() + System.lineSeparator(), problems));
+    }
+  }
+
+  /** Holder: read on the first check, then kept for the life of the class loader. */
+  private static final class Found {
+    static final List<String> PROBLEMS =
+        problems(
+            staticField("okhttp3.OkHttp", "VERSION"),
+            staticField("kotlin.KotlinVersion", "CURRENT"),
+            staticField("com.fasterxml.jackson.databind.cfg.PackageVersion", "VERSION"),
+            staticField("com.fasterxml.jackson.core.json.PackageVersion", "VERSION"));
+  }
+
+  static List<String> problems(String okhttp, String kotlin, String databind, String core) {
+    List<String> problems = new ArrayList<>();
+    okhttpProblem(okhttp).ifPresent(problems::add);
+    kotlinProblem(kotlin).ifPresent(problems::add);
+    jacksonProblem("jackson-databind", databind).ifPresent(problems::add);
+    jacksonProblem("jackson-core", core).ifPresent(problems::add);
+    return List.copyOf(problems);
+  }
+
+  static Optional<String> okhttpProblem(String found) {
+    if (!olderThan(found, OKHTTP_FLOOR)) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        "The Formation SDK needs OkHttp "
+            + OKHTTP_FLOOR
+            + " or newer, but OkHttp "
+            + found
+            + " is on the class path (okhttp3.OkHttp.VERSION). OkHttp 4's artifact"
+            + " com.squareup.okhttp3:okhttp holds the same classes as OkHttp 5's okhttp-jvm, and"
+            + " whichever comes first on the class path wins.\n"
+            + "Fix: keep OkHttp 5 alone. Find what brings OkHttp 4 with"
+            + " `mvn dependency:tree -Dincludes=com.squareup.okhttp3`, remove it or exclude it"
+            + " there:\n"
+            + "  <exclusions>\n"
+            + "    <exclusion>\n"
+            + "      <groupId>com.squareup.okhttp3</groupId>\n"
+            + "      <artifactId>okhttp</artifactId>\n"
+            + "    </exclusion>\n"
+            + "  </exclusions>\n"
+            + "and, if your own code uses OkHttp, depend on OkHttp 5:\n"
+            + "  <dependency>\n"
+            + "    <groupId>com.squareup.okhttp3</groupId>\n"
+            + "    <artifactId>okhttp-jvm</artifactId>\n"
+            + "    <version>"
+            + OKHTTP_TESTED
+            + "</version>\n"
+            + "  </dependency>");
+  }
+
+  static Optional<String> kotlinProblem(String found) {
+    if (!olderThan(found, KOTLIN_FLOOR)) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        "The Formation SDK needs the Kotlin standard library "
+            + KOTLIN_FLOOR
+            + " or newer (OkHttp 5 is written in Kotlin), but kotlin-stdlib "
+            + found
+            + " is on the class path: a dependency management pins an older one (Spring Boot 2.7"
+            + " to 3.0 do, through kotlin.version).\n"
+            + "Fix: give OkHttp the stdlib it is built with. Under Spring Boot's parent:\n"
+            + "  <properties>\n"
+            + "    <kotlin.version>"
+            + KOTLIN_TESTED
+            + "</kotlin.version>\n"
+            + "  </properties>\n"
+            + "otherwise, in <dependencyManagement><dependencies>:\n"
+            + "  <dependency>\n"
+            + "    <groupId>org.jetbrains.kotlin</groupId>\n"
+            + "    <artifactId>kotlin-stdlib</artifactId>\n"
+            + "    <version>"
+            + KOTLIN_TESTED
+            + "</version>\n"
+            + "  </dependency>");
+  }
+
+  static Optional<String> jacksonProblem(String artifact, String found) {
+    if (!olderThan(found, JACKSON_FLOOR)) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        "The Formation SDK needs Jackson "
+            + JACKSON_FLOOR
+            + " or newer, but "
+            + artifact
+            + " "
+            + found
+            + " is on the class path.\n"
+            + "Fix: align every Jackson module with Jackson's BOM (under Spring Boot's parent,"
+            + " set the property jackson-bom.version instead; jackson-2-bom.version on Spring"
+            + " Boot 4). In <dependencyManagement><dependencies>:\n"
+            + "  <dependency>\n"
+            + "    <groupId>com.fasterxml.jackson</groupId>\n"
+            + "    <artifactId>jackson-bom</artifactId>\n"
+            + "    <version>"
+            + JACKSON_TESTED
+            + "</version>\n"
+            + "    <type>pom</type>\n"
+            + "    <scope>import</scope>\n"
+            + "  </dependency>");
+  }
+
+  /**
+   * Whether {@code found} is below {@code floor}, comparing major, minor and patch numbers; a
+   * missing or unreadable version is not held against the application (a missing library fails on
+   * its own, with its name).
+   */
+  static boolean olderThan(String found, String floor) {
+    int[] have = numbers(found);
+    if (have == null) {
+      return false;
+    }
+    int[] need = numbers(floor);
+    for (int i = 0; i < need.length; i++) {
+      if (have[i] != need[i]) {
+        return have[i] < need[i];
+      }
+    }
+    return false;
+  }
+
+  /** {@code "2.1.21"}, {@code "5.0.0-alpha.14"}, {@code "2.13"}: three numbers, or null. */
+  static int[] numbers(String version) {
+    if (version == null) {
+      return null;
+    }
+    String[] parts = version.trim().split("[.-]", 4);
+    int[] numbers = new int[3];
+    for (int i = 0; i < numbers.length && i < parts.length; i++) {
+      String digits = leadingDigits(parts[i]);
+      if (digits.isEmpty()) {
+        if (i == 0) {
+          return null;
+        }
+        break;
+      }
+      try {
+        numbers[i] = Integer.parseInt(digits);
+      } catch (NumberFormatException e) {
+        return null;
+      }
+    }
+    return numbers;
+  }
+
+  private static String leadingDigits(String part) {
+    int end = 0;
+    while (end < part.length() && Character.isDigit(part.charAt(end))) {
+      end++;
+    }
+    return part.substring(0, end);
+  }
+
+  /**
+   * A public static field's value as text, or null when its library is absent. Reflection, not a
+   * reference: OkHttp 4's VERSION is a compile-time constant javac would copy in.
+   */
+  static String staticField(String className, String field) {
+    try {
+      Class<?> type = Class.forName(className, true, Compatibility.class.getClassLoader());
+      return String.valueOf(type.getField(field).get(null));
+    } catch (ReflectiveOperationException | LinkageError e) {
+      return null;
+    }
+  }
+}
