@@ -1,6 +1,7 @@
 package io.formation.sdk;
 
 import io.formation.sdk.internal.Checks;
+import io.formation.sdk.internal.Compatibility;
 import io.formation.sdk.internal.Events;
 import io.formation.sdk.internal.Log;
 import io.formation.sdk.internal.Origins;
@@ -78,6 +79,9 @@ public final class FormationClient implements AutoCloseable {
   private final Forms forms;
 
   private FormationClient(Builder builder) {
+    // A partner's stack with too old a Kotlin stdlib, OkHttp 4 or too old a Jackson fails here,
+    // with the fix, instead of with a NoClassDefFoundError in the middle of a call.
+    Compatibility.check();
     if (builder.baseUrl == null) {
       throw new IllegalStateException("baseUrl is required");
     }
