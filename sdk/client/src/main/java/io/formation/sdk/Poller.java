@@ -79,8 +79,7 @@ final class Poller {
     boolean changed = lastSeen == null || !lastSeen.state().equals(set.state());
     if (changed) {
       // What a timeout reports, its id and state: thousands of waits each hold only this.
-      lastSeen =
-          new DocumentSet(set.id(), set.state(), Optional.empty(), MissingNode.getInstance());
+      lastSeen = new DocumentSet(id, set.state(), Optional.empty(), MissingNode.getInstance());
     }
     polls++;
     events.polled(set);
