@@ -142,10 +142,10 @@ public final class DocumentSets {
    * Polls the document set until its state is {@code complete}, waiting longer between polls as the
    * options say, and returns it complete. Every state seen, including ones the interface does not
    * list, is reported to the options' listener and waited through. Transient failures (network,
-   * 408, 429, 5xx) are retried by the transport and then ridden through until the deadline, which
-   * also bounds the transport's own retries and {@code Retry-After} waits. The calling thread's
-   * interrupt, or closing the client, stops the wait promptly (an interrupt keeps the thread's
-   * interrupt flag set).
+   * 408, 429, 500, 502, 503, 504) are retried by the transport and then ridden through until the
+   * deadline, which also bounds the transport's own retries and {@code Retry-After} waits. The
+   * calling thread's interrupt, or closing the client, stops the wait promptly (an interrupt keeps
+   * the thread's interrupt flag set).
    *
    * <p>{@code input_needed}: the service may not yet have processed the last submission, so a set
    * still {@code input_needed} is polled for {@link PollOptions#inputNeededGrace()} from the start
