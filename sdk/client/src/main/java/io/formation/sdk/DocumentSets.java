@@ -42,6 +42,7 @@ public final class DocumentSets {
   private final Clock clock;
   private final DoubleSupplier random;
   private final RetryPolicy retryPolicy;
+  private final RequestOptions options;
 
   DocumentSets(
       Transport transport,
@@ -49,13 +50,34 @@ public final class DocumentSets {
       Forms forms,
       Clock clock,
       DoubleSupplier random,
-      RetryPolicy retryPolicy) {
+      RetryPolicy retryPolicy,
+      RequestOptions options) {
     this.transport = transport;
     this.origins = origins;
     this.forms = forms;
     this.clock = clock;
     this.random = random;
     this.retryPolicy = retryPolicy;
+    this.options = options;
+  }
+
+  /**
+   * These document sets with settings for their calls only: every call through the returned view,
+   * blocking or async, polls of a wait included, uses the options.
+   *
+   * <pre>{@code
+   * client.documentSets()
+   *     .withOptions(RequestOptions.builder().idempotencyKey(orderId).build())
+   *     .create(DocumentSets.DELAWARE_CORPORATION);
+   * }</pre>
+   *
+   * @param options the settings
+   * @return a view of these document sets that uses them
+   */
+  public DocumentSets withOptions(RequestOptions options) {
+    Objects.requireNonNull(options, "options");
+    return new DocumentSets(
+        transport, origins, forms.withOptions(options), clock, random, retryPolicy, options);
   }
 
   /**
@@ -273,7 +295,8 @@ public final class DocumentSets {
           "POST",
           origins.endpoint("document_sets"),
           Wire.WRITER.writeValueAsBytes(params.toJson()),
-          ApiRequest.ANY_JSON);
+          ApiRequest.ANY_JSON,
+          options);
     } catch (JsonProcessingException e) {
       throw new IllegalArgumentException("The params cannot be written as JSON", e);
     }
@@ -281,6 +304,6 @@ public final class DocumentSets {
 
   private ApiRequest getRequest(String id) {
     Origins.requireId("document set id", id);
-    return ApiRequest.get(origins.endpoint("document_sets", id), ApiRequest.ANY_JSON);
+    return ApiRequest.get(origins.endpoint("document_sets", id), ApiRequest.ANY_JSON, options);
   }
 }

@@ -140,10 +140,17 @@ public final class FormationClient implements AutoCloseable {
             new Events(builder.listener, Log.fromEnvironment()),
             Version.userAgent(builder.userAgentProduct),
             builder.maxResponseBytes);
-    this.teams = new Teams(transport, origins);
-    this.forms = new Forms(transport, origins);
+    this.teams = new Teams(transport, origins, RequestOptions.none());
+    this.forms = new Forms(transport, origins, RequestOptions.none());
     this.documentSets =
-        new DocumentSets(transport, origins, forms, builder.clock, builder.random, retryPolicy);
+        new DocumentSets(
+            transport,
+            origins,
+            forms,
+            builder.clock,
+            builder.random,
+            retryPolicy,
+            RequestOptions.none());
   }
 
   /** {@return a builder for a client} */

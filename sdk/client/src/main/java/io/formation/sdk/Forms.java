@@ -31,10 +31,27 @@ import java.util.concurrent.CompletableFuture;
 public final class Forms {
   private final Transport transport;
   private final Origins origins;
+  private final RequestOptions options;
 
-  Forms(Transport transport, Origins origins) {
+  Forms(Transport transport, Origins origins, RequestOptions options) {
     this.transport = transport;
     this.origins = origins;
+    this.options = options;
+  }
+
+  /**
+   * These forms with settings for their calls only; see {@link RequestOptions}.
+   *
+   * <pre>{@code
+   * client.forms().withOptions(RequestOptions.builder().timeout(Duration.ofSeconds(5)).build())
+   *     .submit(form, values);
+   * }</pre>
+   *
+   * @param options the settings
+   * @return a view of these forms whose every call uses them
+   */
+  public Forms withOptions(RequestOptions options) {
+    return new Forms(transport, origins, Objects.requireNonNull(options, "options"));
   }
 
   /**
@@ -128,7 +145,7 @@ public final class Forms {
   private ApiRequest listRequest(String documentSetId) {
     Origins.requireId("document set id", documentSetId);
     return ApiRequest.get(
-        origins.endpoint("document_sets", documentSetId, "forms"), ApiRequest.ANY_JSON);
+        origins.endpoint("document_sets", documentSetId, "forms"), ApiRequest.ANY_JSON, options);
   }
 
   private ApiRequest actionRequest(FormAction action, Object values) {
@@ -146,7 +163,8 @@ public final class Forms {
         action.method(),
         origins.resolve(action.url()),
         bodiless ? null : body,
-        ApiRequest.ANY_JSON);
+        ApiRequest.ANY_JSON,
+        options);
   }
 
   private static ActionResult result(io.formation.sdk.internal.JsonResponse response) {

@@ -6,6 +6,7 @@ import io.formation.sdk.internal.Transport;
 import io.formation.sdk.internal.Wire;
 import io.formation.sdk.model.Page;
 import io.formation.sdk.model.Team;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import okhttp3.HttpUrl;
 
@@ -20,9 +21,15 @@ import okhttp3.HttpUrl;
  * }</pre>
  */
 public final class Teams {
+  private final Transport transport;
+  private final Origins origins;
+  private final RequestOptions options;
   private final Pager<Team> pager;
 
-  Teams(Transport transport, Origins origins) {
+  Teams(Transport transport, Origins origins, RequestOptions options) {
+    this.transport = transport;
+    this.origins = origins;
+    this.options = options;
     this.pager =
         new Pager<>(
             new Pager.Source<>() {
@@ -47,8 +54,22 @@ public final class Teams {
             origins);
   }
 
-  private static ApiRequest request(HttpUrl url) {
-    return ApiRequest.get(url, ApiRequest.JSON_API);
+  private ApiRequest request(HttpUrl url) {
+    return ApiRequest.get(url, ApiRequest.JSON_API, options);
+  }
+
+  /**
+   * These teams with settings for their calls only; see {@link RequestOptions}.
+   *
+   * <pre>{@code
+   * client.teams().withOptions(RequestOptions.builder().maxRetries(5).build()).list()
+   * }</pre>
+   *
+   * @param options the settings
+   * @return a view of these teams whose every page is fetched with them
+   */
+  public Teams withOptions(RequestOptions options) {
+    return new Teams(transport, origins, Objects.requireNonNull(options, "options"));
   }
 
   /** {@return a lazy listing of every team, at the service's default page size unless changed} */

@@ -1,5 +1,6 @@
 package io.formation.sdk.internal;
 
+import io.formation.sdk.RequestOptions;
 import java.time.Instant;
 import java.util.Objects;
 import okhttp3.HttpUrl;
@@ -13,8 +14,15 @@ import okhttp3.HttpUrl;
  * @param accept the Accept header
  * @param deadline when a poll's retries must stop (its wait's timeout); null for every other call,
  *     which also tells polls, which yield to other calls under a request budget, from the rest
+ * @param options the caller's settings for this call
  */
-public record ApiRequest(String method, HttpUrl url, byte[] body, String accept, Instant deadline) {
+public record ApiRequest(
+    String method,
+    HttpUrl url,
+    byte[] body,
+    String accept,
+    Instant deadline,
+    RequestOptions options) {
   public static final String JSON = "application/json";
   public static final String JSON_API = "application/vnd.api+json";
 
@@ -25,23 +33,26 @@ public record ApiRequest(String method, HttpUrl url, byte[] body, String accept,
     Objects.requireNonNull(method, "method");
     Objects.requireNonNull(url, "url");
     Objects.requireNonNull(accept, "accept");
+    Objects.requireNonNull(options, "options");
     if (!Checks.isToken(method)) {
       // The method goes into the request line as is: anything but a token would rewrite it.
       throw new IllegalArgumentException("Not a valid HTTP method");
     }
   }
 
-  public ApiRequest(String method, HttpUrl url, byte[] body, String accept) {
-    this(method, url, body, accept, null);
+  public ApiRequest(
+      String method, HttpUrl url, byte[] body, String accept, RequestOptions options) {
+    this(method, url, body, accept, null, options);
   }
 
-  public static ApiRequest get(HttpUrl url, String accept) {
-    return new ApiRequest("GET", url, null, accept);
+  public static ApiRequest get(HttpUrl url, String accept, RequestOptions options) {
+    return new ApiRequest("GET", url, null, accept, options);
   }
 
   /** The same request as a poll of a wait ending at the deadline. */
   public ApiRequest asPoll(Instant deadline) {
-    return new ApiRequest(method, url, body, accept, Objects.requireNonNull(deadline, "deadline"));
+    return new ApiRequest(
+        method, url, body, accept, Objects.requireNonNull(deadline, "deadline"), options);
   }
 
   /** Whether this is a poll of a wait for completion. */

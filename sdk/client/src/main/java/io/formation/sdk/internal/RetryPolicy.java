@@ -45,7 +45,8 @@ public final class RetryPolicy {
    * @param attempt how many attempts were made so far, starting at 1
    */
   Duration delayAfter(ApiRequest request, int attempt, Outcome outcome) {
-    if (attempt > maxRetries || !isRetryable(request.method(), outcome)) {
+    if (attempt > request.options().maxRetries().orElse(maxRetries)
+        || !isRetryable(request.method(), outcome)) {
       return null;
     }
     Duration delay = delayBefore(attempt, outcome);
@@ -71,8 +72,8 @@ public final class RetryPolicy {
   }
 
   /** How many attempts a call may make in all. */
-  int maxAttempts() {
-    return maxRetries + 1;
+  int maxAttempts(ApiRequest request) {
+    return request.options().maxRetries().orElse(maxRetries) + 1;
   }
 
   /** Statuses that say "try again later": 408, 429, 500, 502, 503, 504. */

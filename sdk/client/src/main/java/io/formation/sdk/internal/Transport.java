@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import okhttp3.Authenticator;
@@ -119,7 +120,7 @@ public final class Transport {
       if (held != null) {
         outcome = Outcome.notSent(held);
       } else {
-        events.attemptStarted(request, attempt, retryPolicy.maxAttempts());
+        events.attemptStarted(request, attempt, retryPolicy.maxAttempts(request));
         outcome = attempt(request);
       }
       if (heldByPause(outcome)) {
@@ -128,7 +129,12 @@ public final class Transport {
       throttle.observe(request, outcome, sentAt);
       Duration delay = closed ? null : retryPolicy.delayAfter(request, attempt, outcome);
       events.attemptFinished(
-          request, attempt, retryPolicy.maxAttempts(), outcome, System.nanoTime() - started, delay);
+          request,
+          attempt,
+          retryPolicy.maxAttempts(request),
+          outcome,
+          System.nanoTime() - started,
+          delay);
       if (delay == null) {
         return responses.finish(request, attempt, outcome, reader, closed);
       }
@@ -220,7 +226,7 @@ public final class Transport {
       int attempt,
       AsyncOperation<T> operation) {
     Call call = newCall(request);
-    events.attemptStarted(request, attempt, retryPolicy.maxAttempts());
+    events.attemptStarted(request, attempt, retryPolicy.maxAttempts(request));
     long started = System.nanoTime();
     Instant sentAt = throttle.now();
     CompletableFuture<Outcome> outcome = new CompletableFuture<>();
@@ -293,7 +299,8 @@ public final class Transport {
       throttle.observe(request, outcome, sentAt);
     }
     Duration delay = closed ? null : retryPolicy.delayAfter(request, attempt, outcome);
-    events.attemptFinished(request, attempt, retryPolicy.maxAttempts(), outcome, nanos, delay);
+    events.attemptFinished(
+        request, attempt, retryPolicy.maxAttempts(request), outcome, nanos, delay);
     if (delay == null) {
       operation.complete(responses.finish(request, attempt, outcome, reader, closed));
       return;
@@ -312,6 +319,10 @@ public final class Transport {
 
   private Call newCall(ApiRequest request) {
     Call call = http.newCall(toOkHttp(request));
+    request
+        .options()
+        .timeout()
+        .ifPresent(timeout -> call.timeout().timeout(timeout.toMillis(), TimeUnit.MILLISECONDS));
     live.add(call);
     if (closed) {
       // close() may have run between the check in toOkHttp and the add: don't let this one slip.
@@ -332,9 +343,11 @@ public final class Transport {
               ? RequestBody.create(request.body(), JSON)
               : new OneShotBody(request.body());
     }
-    return new Request.Builder()
-        .url(request.url())
-        .method(request.method(), body)
+    Request.Builder okhttp =
+        new Request.Builder().url(request.url()).method(request.method(), body);
+    request.options().headers().forEach(okhttp::header);
+    request.options().idempotencyKey().ifPresent(key -> okhttp.header("Idempotency-Key", key));
+    return okhttp
         .header("Accept", request.accept())
         .header("User-Agent", userAgent)
         .tag(Attempt.class, new Attempt(token()))

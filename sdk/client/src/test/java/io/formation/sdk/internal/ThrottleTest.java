@@ -2,6 +2,7 @@ package io.formation.sdk.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.formation.sdk.RequestOptions;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -30,12 +31,16 @@ class ThrottleTest {
   }
 
   static ApiRequest poll(HttpUrl url) {
-    return ApiRequest.get(url, ApiRequest.ANY_JSON).asPoll(Instant.MAX);
+    return ApiRequest.get(url, ApiRequest.ANY_JSON, RequestOptions.none()).asPoll(Instant.MAX);
   }
 
   static ApiRequest create() {
     return new ApiRequest(
-        "POST", HttpUrl.get("https://api.example.com/v1/document_sets"), new byte[0], "*/*");
+        "POST",
+        HttpUrl.get("https://api.example.com/v1/document_sets"),
+        new byte[0],
+        "*/*",
+        RequestOptions.none());
   }
 
   static Outcome answer(int status, String retryAfter) {
@@ -102,7 +107,8 @@ class ThrottleTest {
     Throttle throttle = throttle(0, 0);
     throttle.observe(poll(SET), answer(429, "30"), time.instant());
     ApiRequest poll =
-        ApiRequest.get(SET, ApiRequest.ANY_JSON).asPoll(time.instant().plusSeconds(5));
+        ApiRequest.get(SET, ApiRequest.ANY_JSON, RequestOptions.none())
+            .asPoll(time.instant().plusSeconds(5));
 
     CompletableFuture<IOException> turn = throttle.acquire(poll);
 

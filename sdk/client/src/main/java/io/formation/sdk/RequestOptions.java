@@ -1,0 +1,221 @@
+package io.formation.sdk;
+
+import io.formation.sdk.internal.Checks;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+
+/**
+ * Settings for some calls only: a timeout, extra headers, how many retries, an idempotency key.
+ * Immutable; hand it to a service's {@code withOptions}, which returns a view of that service whose
+ * every call (blocking or async) uses it.
+ *
+ * <pre>{@code
+ * RequestOptions options = RequestOptions.builder()
+ *     .timeout(Duration.ofSeconds(5))
+ *     .header("X-Correlation-Id", correlationId)
+ *     .idempotencyKey(orderId)
+ *     .build();
+ * DocumentSet set = client.documentSets().withOptions(options).create(DocumentSets.DELAWARE_CORPORATION);
+ * }</pre>
+ *
+ * <p>The interface does not show idempotency keys: the SDK sends the key as {@code
+ * Idempotency-Key}, and it protects against a duplicate only if the service honours it. Either way
+ * the SDK never re-sends a create that may have reached the service.
+ */
+public final class RequestOptions {
+  /** Headers the SDK sets itself: they cannot be given here. */
+  private static final Set<String> OWNED =
+      Set.of(
+          "authorization",
+          "proxy-authorization",
+          "user-agent",
+          "accept",
+          "content-type",
+          "content-length",
+          "content-encoding",
+          "transfer-encoding",
+          "host",
+          "connection",
+          "idempotency-key");
+
+  private static final RequestOptions NONE = builder().build();
+
+  private final Duration timeout;
+  private final Integer maxRetries;
+  private final Map<String, String> headers;
+  private final String idempotencyKey;
+
+  private RequestOptions(Builder builder) {
+    this.timeout = builder.timeout;
+    this.maxRetries = builder.maxRetries;
+    this.headers = Map.copyOf(builder.headers);
+    this.idempotencyKey = builder.idempotencyKey;
+  }
+
+  /** No per-call settings: the client's own apply. */
+  public static RequestOptions none() {
+    return NONE;
+  }
+
+  /** A builder with nothing set. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * The timeout of each attempt of a call, instead of the client's {@code callTimeout}.
+   *
+   * @return the timeout, if set
+   */
+  public Optional<Duration> timeout() {
+    return Optional.ofNullable(timeout);
+  }
+
+  /**
+   * How many times a failed call may be retried, instead of the client's {@code maxRetries}.
+   *
+   * @return the number, if set
+   */
+  public OptionalInt maxRetries() {
+    return maxRetries == null ? OptionalInt.empty() : OptionalInt.of(maxRetries);
+  }
+
+  /**
+   * Headers sent with each request, besides the SDK's own.
+   *
+   * @return the headers by name
+   */
+  public Map<String, String> headers() {
+    return headers;
+  }
+
+  /**
+   * The key sent as {@code Idempotency-Key}.
+   *
+   * @return the key, if set
+   */
+  public Optional<String> idempotencyKey() {
+    return Optional.ofNullable(idempotencyKey);
+  }
+
+  /** Shows the settings, the header values and the key left out: they may be secrets. */
+  @Override
+  public String toString() {
+    return "RequestOptions{timeout="
+        + timeout
+        + ", maxRetries="
+        + maxRetries
+        + ", headers="
+        + headers.keySet()
+        + ", idempotencyKey="
+        + (idempotencyKey == null ? "none" : "set")
+        + "}";
+  }
+
+  /** Builds {@link RequestOptions}; every setter checks its value. */
+  public static final class Builder {
+    private Duration timeout;
+    private Integer maxRetries;
+    private final Map<String, String> headers = new LinkedHashMap<>();
+    private String idempotencyKey;
+
+    private Builder() {}
+
+    /**
+     * The timeout of each attempt; positive, kept in whole milliseconds (rounded up).
+     *
+     * @param timeout the timeout
+     * @return this builder
+     * @throws IllegalArgumentException if not positive or longer than {@code Integer.MAX_VALUE} ms
+     */
+    public Builder timeout(Duration timeout) {
+      Objects.requireNonNull(timeout, "timeout");
+      if (timeout.isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException("timeout must be positive, was " + timeout);
+      }
+      if (timeout.compareTo(Duration.ofMillis(Integer.MAX_VALUE)) > 0) {
+        throw new IllegalArgumentException("timeout must be at most " + Integer.MAX_VALUE + " ms");
+      }
+      Duration millis = Duration.ofMillis(timeout.toMillis());
+      this.timeout = millis.isZero() ? Duration.ofMillis(1) : millis;
+      return this;
+    }
+
+    /**
+     * How many times a failed call may be retried; zero disables retries.
+     *
+     * @param maxRetries the number
+     * @return this builder
+     * @throws IllegalArgumentException if negative
+     */
+    public Builder maxRetries(int maxRetries) {
+      if (maxRetries < 0) {
+        throw new IllegalArgumentException("maxRetries must not be negative, was " + maxRetries);
+      }
+      this.maxRetries = maxRetries;
+      return this;
+    }
+
+    /**
+     * A header to send; a second value for the same name replaces the first.
+     *
+     * @param name the header's name
+     * @param value its value
+     * @return this builder
+     * @throws IllegalArgumentException if the name is not a header name, is one the SDK sets itself
+     *     (such as {@code Authorization}), or the value is not a valid header value (the value is
+     *     never part of the message)
+     */
+    public Builder header(String name, String value) {
+      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(value, "value");
+      if (!Checks.isToken(name)) {
+        throw new IllegalArgumentException("Not a header name: " + name);
+      }
+      if (OWNED.contains(name.toLowerCase(Locale.ROOT))) {
+        throw new IllegalArgumentException(
+            name
+                + " is set by the SDK itself"
+                + (name.equalsIgnoreCase("idempotency-key") ? ": use idempotencyKey(...)" : ""));
+      }
+      int bad = Checks.invalidHeaderCharAt(value);
+      if (bad >= 0) {
+        throw new IllegalArgumentException(
+            "The value of header " + name + " has a character not allowed at index " + bad);
+      }
+      headers.put(name, value);
+      return this;
+    }
+
+    /**
+     * A key sent as {@code Idempotency-Key}, for a service that honours it.
+     *
+     * @param key the key
+     * @return this builder
+     * @throws IllegalArgumentException if blank or not a valid header value
+     */
+    public Builder idempotencyKey(String key) {
+      Objects.requireNonNull(key, "key");
+      if (key.isBlank() || Checks.invalidHeaderCharAt(key) >= 0) {
+        throw new IllegalArgumentException("idempotencyKey must be a non-blank header value");
+      }
+      this.idempotencyKey = key;
+      return this;
+    }
+
+    /**
+     * The options.
+     *
+     * @return the options
+     */
+    public RequestOptions build() {
+      return new RequestOptions(this);
+    }
+  }
+}

@@ -1,0 +1,119 @@
+package io.formation.sdk;
+
+import static io.formation.sdk.Fixtures.documentSet;
+import static io.formation.sdk.Fixtures.json;
+import static io.formation.sdk.Fixtures.status;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import mockwebserver3.MockResponse;
+import mockwebserver3.MockWebServer;
+import mockwebserver3.RecordedRequest;
+import mockwebserver3.junit5.StartStop;
+import org.junit.jupiter.api.Test;
+
+/** Settings for some calls only, through a service's withOptions view. */
+class RequestOptionsTest {
+  @StartStop final MockWebServer server = new MockWebServer();
+  final FakeTime time = new FakeTime();
+
+  static final RequestOptions TAGGED =
+      RequestOptions.builder()
+          .header("X-Correlation-Id", "corr-1")
+          .idempotencyKey("order-42")
+          .build();
+
+  @Test
+  void aCreateCarriesTheExtraHeadersAndTheIdempotencyKeyBlockingAndAsync() throws Exception {
+    server.enqueue(documentSet("ds_1", "input_needed"));
+    server.enqueue(documentSet("ds_2", "input_needed"));
+    try (FormationClient client = TestClients.client(server, time)) {
+      DocumentSets tagged = client.documentSets().withOptions(TAGGED);
+      tagged.create(DocumentSets.DELAWARE_CORPORATION);
+      tagged.createAsync(DocumentSets.DELAWARE_CORPORATION).get(10, TimeUnit.SECONDS);
+    }
+    for (int i = 0; i < 2; i++) {
+      RecordedRequest create = server.takeRequest();
+      assertThat(create.getHeaders().get("X-Correlation-Id")).isEqualTo("corr-1");
+      assertThat(create.getHeaders().get("Idempotency-Key")).isEqualTo("order-42");
+      assertThat(create.getHeaders().get("Authorization")).isEqualTo("Bearer " + TestClients.TOKEN);
+    }
+  }
+
+  @Test
+  void theServiceItselfIsUnchangedByAView() throws Exception {
+    server.enqueue(documentSet("ds_1", "finalizing"));
+    try (FormationClient client = TestClients.client(server, time)) {
+      client.documentSets().withOptions(TAGGED);
+      client.documentSets().get("ds_1");
+    }
+    RecordedRequest get = server.takeRequest();
+    assertThat(get.getHeaders().get("X-Correlation-Id")).isNull();
+    assertThat(get.getHeaders().get("Idempotency-Key")).isNull();
+  }
+
+  @Test
+  void everyPollOfAWaitAndEveryPageAndFormsCallUsesTheOptions() throws Exception {
+    server.enqueue(documentSet("ds_1", "finalizing"));
+    server.enqueue(documentSet("ds_1", "complete"));
+    server.enqueue(json("{\"data\":[],\"links\":{\"next\":null}}"));
+    server.enqueue(json("[]"));
+    try (FormationClient client = TestClients.client(server, time)) {
+      client.documentSets().withOptions(TAGGED).awaitCompletion("ds_1");
+      client.teams().withOptions(TAGGED).list().stream().count();
+      client.forms().withOptions(TAGGED).list("ds_1");
+    }
+    for (int i = 0; i < 4; i++) {
+      assertThat(server.takeRequest().getHeaders().get("X-Correlation-Id")).isEqualTo("corr-1");
+    }
+  }
+
+  @Test
+  void retriesForOneCallReplaceTheClients() {
+    server.enqueue(status(503));
+    server.enqueue(documentSet("ds_1", "finalizing"));
+    try (FormationClient client = TestClients.client(server, time)) {
+      assertThatThrownBy(
+              () ->
+                  client
+                      .documentSets()
+                      .withOptions(RequestOptions.builder().maxRetries(0).build())
+                      .get("ds_1"))
+          .isInstanceOf(ServerException.class);
+    }
+    assertThat(server.getRequestCount()).isEqualTo(1);
+  }
+
+  @Test
+  void aTimeoutForOneCallEndsItWhatEverTheClientsIs() {
+    server.enqueue(
+        new MockResponse.Builder().headersDelay(10, TimeUnit.SECONDS).body("{}").build());
+    RequestOptions quick =
+        RequestOptions.builder().timeout(Duration.ofMillis(200)).maxRetries(0).build();
+    try (FormationClient client =
+        TestClients.builder(server, time).callTimeout(Duration.ofMinutes(5)).build()) {
+      assertThatThrownBy(() -> client.documentSets().withOptions(quick).get("ds_1"))
+          .isInstanceOf(NetworkException.class);
+    }
+  }
+
+  @Test
+  void headersTheSdkOwnsAreRefusedAndBadValuesAreNotEchoed() {
+    assertThatThrownBy(() -> RequestOptions.builder().header("Authorization", "Bearer x"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("set by the SDK");
+    assertThatThrownBy(() -> RequestOptions.builder().header("idempotency-key", "k"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("idempotencyKey(");
+    assertThatThrownBy(() -> RequestOptions.builder().header("X-Secret", "s3cr3t\r\nX-Injected: 1"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageNotContaining("s3cr3t");
+    assertThatThrownBy(() -> RequestOptions.builder().header("Bad Name", "v"))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> RequestOptions.builder().timeout(Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThat(TAGGED.toString()).doesNotContain("corr-1").doesNotContain("order-42");
+  }
+}
