@@ -58,12 +58,12 @@ public final class RequestOptions {
     this.idempotencyKey = builder.idempotencyKey;
   }
 
-  /** No per-call settings: the client's own apply. */
+  /** {@return no per-call settings: the client's own apply} */
   public static RequestOptions none() {
     return NONE;
   }
 
-  /** A builder with nothing set. */
+  /** {@return a builder with nothing set} */
   public static Builder builder() {
     return new Builder();
   }
