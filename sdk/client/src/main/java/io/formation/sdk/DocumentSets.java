@@ -81,6 +81,67 @@ public final class DocumentSets {
   }
 
   /**
+   * A view of these document sets whose calls return, with each result, the response it came in:
+   * status, headers and request id.
+   *
+   * <pre>{@code
+   * ApiResponse<DocumentSet> got = client.documentSets().withResponse().get(id);
+   * }</pre>
+   *
+   * @return the view
+   */
+  public WithResponse withResponse() {
+    return new WithResponse();
+  }
+
+  /**
+   * {@link DocumentSets} whose calls return an {@link ApiResponse}; see {@link #withResponse()}.
+   */
+  public final class WithResponse {
+    private WithResponse() {}
+
+    /**
+     * As {@link DocumentSets#create(CreateDocumentSetParams)}, with the response.
+     *
+     * @param params the body of the create
+     * @return the new document set and the response it came in
+     */
+    public ApiResponse<DocumentSet> create(CreateDocumentSetParams params) {
+      return transport.send(createRequest(params), r -> ApiResponse.of(r, read(r)));
+    }
+
+    /**
+     * The async twin of {@link #create}.
+     *
+     * @param params the body of the create
+     * @return the new document set and the response it came in, when it arrives
+     */
+    public CompletableFuture<ApiResponse<DocumentSet>> createAsync(CreateDocumentSetParams params) {
+      return transport.sendAsync(createRequest(params), r -> ApiResponse.of(r, read(r)));
+    }
+
+    /**
+     * As {@link DocumentSets#get}, with the response.
+     *
+     * @param id the document set's id
+     * @return the document set and the response it came in
+     */
+    public ApiResponse<DocumentSet> get(String id) {
+      return transport.send(getRequest(id), r -> ApiResponse.of(r, read(r)));
+    }
+
+    /**
+     * The async twin of {@link #get}.
+     *
+     * @param id the document set's id
+     * @return the document set and the response it came in, when it arrives
+     */
+    public CompletableFuture<ApiResponse<DocumentSet>> getAsync(String id) {
+      return transport.sendAsync(getRequest(id), r -> ApiResponse.of(r, read(r)));
+    }
+  }
+
+  /**
    * Creates a document set from a template ({@code POST /v1/document_sets}).
    *
    * @param template the template, such as {@link #DELAWARE_CORPORATION}

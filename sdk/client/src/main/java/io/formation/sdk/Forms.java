@@ -142,6 +142,92 @@ public final class Forms {
     }
   }
 
+  /**
+   * A view of these forms whose calls return, with each result, the response it came in: status,
+   * headers and request id.
+   *
+   * <pre>{@code
+   * ApiResponse<ActionResult> sent = client.forms().withResponse().submit(form, values);
+   * }</pre>
+   *
+   * @return the view
+   */
+  public WithResponse withResponse() {
+    return new WithResponse();
+  }
+
+  /** {@link Forms} whose calls return an {@link ApiResponse}; see {@link #withResponse()}. */
+  public final class WithResponse {
+    private WithResponse() {}
+
+    /**
+     * As {@link Forms#list}, with the response.
+     *
+     * @param documentSetId the document set's id
+     * @return the forms and the response they came in
+     */
+    public ApiResponse<List<Form>> list(String documentSetId) {
+      return transport.send(
+          listRequest(documentSetId), r -> ApiResponse.of(r, Wire.forms(r.body())));
+    }
+
+    /**
+     * The async twin of {@link #list}.
+     *
+     * @param documentSetId the document set's id
+     * @return the forms and the response they came in, when it arrives
+     */
+    public CompletableFuture<ApiResponse<List<Form>>> listAsync(String documentSetId) {
+      return transport.sendAsync(
+          listRequest(documentSetId), r -> ApiResponse.of(r, Wire.forms(r.body())));
+    }
+
+    /**
+     * As {@link Forms#invoke}, with the response.
+     *
+     * @param action the action, as the form returned it
+     * @param values the values to send
+     * @return what the action returned, and the response it came in
+     */
+    public ApiResponse<ActionResult> invoke(FormAction action, Object values) {
+      return transport.send(actionRequest(action, values), r -> ApiResponse.of(r, result(r)));
+    }
+
+    /**
+     * The async twin of {@link #invoke}.
+     *
+     * @param action the action, as the form returned it
+     * @param values the values to send
+     * @return what the action returned, and the response it came in, when it arrives
+     */
+    public CompletableFuture<ApiResponse<ActionResult>> invokeAsync(
+        FormAction action, Object values) {
+      return transport.sendAsync(actionRequest(action, values), r -> ApiResponse.of(r, result(r)));
+    }
+
+    /**
+     * As {@link Forms#submit}, with the response.
+     *
+     * @param form the form
+     * @param values the values to send
+     * @return what the action returned, and the response it came in
+     */
+    public ApiResponse<ActionResult> submit(Form form, Object values) {
+      return invoke(form.submitAction(), values);
+    }
+
+    /**
+     * The async twin of {@link #submit}.
+     *
+     * @param form the form
+     * @param values the values to send
+     * @return what the action returned, and the response it came in, when it arrives
+     */
+    public CompletableFuture<ApiResponse<ActionResult>> submitAsync(Form form, Object values) {
+      return invokeAsync(form.submitAction(), values);
+    }
+  }
+
   private ApiRequest listRequest(String documentSetId) {
     Origins.requireId("document set id", documentSetId);
     return ApiRequest.get(

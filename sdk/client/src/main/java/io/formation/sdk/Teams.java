@@ -72,6 +72,50 @@ public final class Teams {
     return new Teams(transport, origins, Objects.requireNonNull(options, "options"));
   }
 
+  /**
+   * A view of these teams whose pages come with the response each came in: status, headers and
+   * request id.
+   *
+   * <pre>{@code
+   * ApiResponse<Page<Team>> first = client.teams().withResponse().page(null);
+   * }</pre>
+   *
+   * @return the view
+   */
+  public WithResponse withResponse() {
+    return new WithResponse();
+  }
+
+  /** {@link Teams} whose pages come as {@link ApiResponse}s; see {@link #withResponse()}. */
+  public final class WithResponse {
+    private WithResponse() {}
+
+    /**
+     * One page: the first, or the one a {@code links.next} of an earlier page names.
+     *
+     * @param link a page's {@code links.next}, used exactly as given; null for the first page
+     * @return the page and the response it came in
+     * @throws UntrustedOriginException if the link points at an origin the token must not go to
+     */
+    public ApiResponse<Page<Team>> page(String link) {
+      return transport.send(request(url(link)), r -> ApiResponse.of(r, Wire.teams(r.body())));
+    }
+
+    /**
+     * The async twin of {@link #page}.
+     *
+     * @param link a page's {@code links.next}; null for the first page
+     * @return the page and the response it came in, when it arrives
+     */
+    public CompletableFuture<ApiResponse<Page<Team>>> pageAsync(String link) {
+      return transport.sendAsync(request(url(link)), r -> ApiResponse.of(r, Wire.teams(r.body())));
+    }
+
+    private HttpUrl url(String link) {
+      return link == null ? origins.endpoint("teams") : origins.resolve(link);
+    }
+  }
+
   /** {@return a lazy listing of every team, at the service's default page size unless changed} */
   public Pager<Team> list() {
     return pager;

@@ -1,0 +1,37 @@
+package io.formation.sdk;
+
+import io.formation.sdk.internal.JsonResponse;
+import io.formation.sdk.internal.RequestIds;
+import java.util.Objects;
+import java.util.Optional;
+import okhttp3.Headers;
+
+/**
+ * A result with the response it came in: status, headers and the service's request id. Returned by
+ * the services' {@code withResponse()} views.
+ *
+ * <pre>{@code
+ * ApiResponse<DocumentSet> created =
+ *     client.documentSets().withResponse().create(CreateDocumentSetParams.of(template));
+ * log.info("created {} (request id {})", created.value().id(), created.requestId().orElse("none"));
+ * }</pre>
+ *
+ * @param value the result, as the plain call returns it
+ * @param statusCode the HTTP status of the answer
+ * @param headers the answer's headers
+ * @param requestId the service's {@code Request-Id} or {@code X-Request-Id}, if it sent one
+ * @param <T> the result's type
+ */
+public record ApiResponse<T>(T value, int statusCode, Headers headers, Optional<String> requestId) {
+  /** Checks that no component is null. */
+  public ApiResponse {
+    Objects.requireNonNull(value, "value");
+    Objects.requireNonNull(headers, "headers");
+    Objects.requireNonNull(requestId, "requestId");
+  }
+
+  static <T> ApiResponse<T> of(JsonResponse response, T value) {
+    return new ApiResponse<>(
+        value, response.statusCode(), response.headers(), RequestIds.of(response.headers()));
+  }
+}
