@@ -42,14 +42,16 @@ public final class CallOverhead {
     int rounds = Integer.getInteger("rounds", 3);
     List<Fork> sdk = new ArrayList<>();
     List<Fork> raw = new ArrayList<>();
+    List<Fork> debug = new ArrayList<>();
     System.out.printf(
         "Call overhead: %d rounds of one JMH fork per side (-prof gc), then an interleaved check%n",
         rounds);
     for (int round = 0; round < rounds; round++) {
       boolean sdkFirst = round % 2 == 0;
       for (boolean isSdk : new boolean[] {sdkFirst, !sdkFirst}) {
-        (isSdk ? sdk : raw).add(run(jmhArgs, isSdk ? "sdk" : "raw"));
+        (isSdk ? sdk : raw).add(run(jmhArgs, isSdk ? "sdk" : "raw", false));
       }
+      debug.add(run(jmhArgs, "sdk", true));
     }
 
     double sdkRate = mean(sdk, Fork::callsPerSecond);
@@ -90,6 +92,16 @@ public final class CallOverhead {
     System.out.printf(
         "SDK/raw bytes per call (process, server included, -prof gc): %.3f%n",
         sdkProcess / rawProcess);
+    double debugRate = mean(debug, Fork::callsPerSecond);
+    System.out.printf(
+        "SDK with debug logging on (one line per call, to a handler that drops it): %,.0f calls/s,"
+            + " %.1f us/call; time per call against the SDK with logging off: %.3f, against raw:"
+            + " %.3f; client bytes per call %,.0f%n",
+        debugRate,
+        1e6 / debugRate,
+        sdkRate / debugRate,
+        rawRate / debugRate,
+        sum(debug, Fork::clientBytes) / sum(debug, Fork::calls));
     interleaved(Integer.getInteger("interleavedRounds", 30));
   }
 
@@ -149,19 +161,25 @@ public final class CallOverhead {
     }
   }
 
-  private static Fork run(CommandLineOptions jmhArgs, String side) throws RunnerException {
+  private static Fork run(CommandLineOptions jmhArgs, String side, boolean debugLog)
+      throws RunnerException {
     ChainedOptionsBuilder options =
         new OptionsBuilder()
             .parent(jmhArgs)
             .include(CallOverheadBenchmark.class.getName() + "\\." + side + "$")
             .forks(1)
             .addProfiler(GCProfiler.class);
+    if (debugLog) {
+      options.jvmArgsAppend("-Xms512m", "-Xmx512m", "-Dbench.debugLog=true");
+    }
     if (!jmhArgs.verbosity().hasValue()) {
       // JMH's iteration-by-iteration log is ~1,000 lines here; -v NORMAL brings it back.
       options.verbosity(VerboseMode.SILENT);
     }
     RunResult result = new Runner(options.build()).runSingle();
-    System.out.printf("  %s fork: %,.0f calls/s%n", side, result.getPrimaryResult().getScore());
+    System.out.printf(
+        "  %s%s fork: %,.0f calls/s%n",
+        side, debugLog ? " (debug logging)" : "", result.getPrimaryResult().getScore());
     return new Fork(
         result.getPrimaryResult().getScore(),
         score(result, "gc.alloc.rate.norm"),

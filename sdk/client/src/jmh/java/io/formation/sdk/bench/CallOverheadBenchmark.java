@@ -92,12 +92,44 @@ public class CallOverheadBenchmark {
 
   @Setup(Level.Trial)
   public void start() {
+    if (Boolean.getBoolean("bench.debugLog")) {
+      logDebugToNowhere();
+    }
     server = LocalServer.start();
     http = SharedHttp.okHttp();
     client = SharedHttp.sdk(server.baseUrl(), http);
     mapper = new ObjectMapper();
     url = server.baseUrl() + "/v1/document_sets/";
   }
+
+  /**
+   * Debug logging on, as a partner turns it on: the SDK's logger at debug (java.util.logging's
+   * FINE) with a handler that takes every record and drops it, so the figure is the SDK's cost of
+   * logging, not a console's.
+   */
+  private static void logDebugToNowhere() {
+    java.util.logging.Logger sdk = java.util.logging.Logger.getLogger("io.formation.sdk");
+    sdk.setUseParentHandlers(false);
+    sdk.setLevel(java.util.logging.Level.FINE);
+    sdk.addHandler(
+        new java.util.logging.Handler() {
+          @Override
+          public void publish(java.util.logging.LogRecord record) {
+            record.getMessage();
+          }
+
+          @Override
+          public void flush() {}
+
+          @Override
+          public void close() {}
+        });
+    KEEP.add(sdk);
+  }
+
+  /** JUL keeps loggers weakly: this one must outlive the setup. */
+  private static final java.util.List<java.util.logging.Logger> KEEP =
+      new java.util.concurrent.CopyOnWriteArrayList<>();
 
   @TearDown(Level.Trial)
   public void stop() {
