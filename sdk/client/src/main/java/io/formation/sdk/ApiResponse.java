@@ -23,7 +23,14 @@ import okhttp3.Headers;
  * @param <T> the result's type
  */
 public record ApiResponse<T>(T value, int statusCode, Headers headers, Optional<String> requestId) {
-  /** Checks that no component is null. */
+  /**
+   * Checks that no component is null.
+   *
+   * @param value the result, as the plain call returns it
+   * @param statusCode the HTTP status of the answer
+   * @param headers the answer's headers
+   * @param requestId the service's {@code Request-Id} or {@code X-Request-Id}, if it sent one
+   */
   public ApiResponse {
     Objects.requireNonNull(value, "value");
     Objects.requireNonNull(headers, "headers");
