@@ -538,13 +538,7 @@ public final class FormationClient implements AutoCloseable {
 
     /** A timeout as OkHttp keeps it: whole milliseconds, a positive one never rounded to zero. */
     private static Duration timeout(String name, Duration value) {
-      nonNegative(name, value);
-      if (value.compareTo(Duration.ofMillis(Integer.MAX_VALUE)) > 0) {
-        throw new IllegalArgumentException(
-            name + " must be at most " + Integer.MAX_VALUE + " ms, was " + value);
-      }
-      Duration millis = Duration.ofMillis(value.toMillis());
-      return millis.isZero() && !value.isZero() ? Duration.ofMillis(1) : millis;
+      return Checks.timeout(name, Objects.requireNonNull(value, name));
     }
 
     private static Duration nonNegative(String name, Duration value) {

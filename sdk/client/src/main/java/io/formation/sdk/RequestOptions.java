@@ -136,14 +136,10 @@ public final class RequestOptions {
      */
     public Builder timeout(Duration timeout) {
       Objects.requireNonNull(timeout, "timeout");
-      if (timeout.isNegative() || timeout.isZero()) {
+      if (timeout.isZero()) {
         throw new IllegalArgumentException("timeout must be positive, was " + timeout);
       }
-      if (timeout.compareTo(Duration.ofMillis(Integer.MAX_VALUE)) > 0) {
-        throw new IllegalArgumentException("timeout must be at most " + Integer.MAX_VALUE + " ms");
-      }
-      Duration millis = Duration.ofMillis(timeout.toMillis());
-      this.timeout = millis.isZero() ? Duration.ofMillis(1) : millis;
+      this.timeout = Checks.timeout("timeout", timeout);
       return this;
     }
 

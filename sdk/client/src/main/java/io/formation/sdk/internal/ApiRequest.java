@@ -55,6 +55,11 @@ public record ApiRequest(
         method, url, body, accept, Objects.requireNonNull(deadline, "deadline"), options);
   }
 
+  /** The URL without its query, for messages and logs: a query can hold a cursor or a signature. */
+  public HttpUrl urlWithoutQuery() {
+    return url.query() == null ? url : url.newBuilder().query(null).build();
+  }
+
   /** Whether this is a poll of a wait for completion. */
   public boolean isPoll() {
     return deadline != null;

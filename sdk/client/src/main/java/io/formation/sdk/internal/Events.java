@@ -30,7 +30,7 @@ public final class Events {
       AttemptEvent event =
           new AttemptEvent(
               request.method(),
-              url(request),
+              request.urlWithoutQuery().toString(),
               attempt,
               maxAttempts,
               0,
@@ -58,7 +58,7 @@ public final class Events {
     AttemptEvent event =
         new AttemptEvent(
             request.method(),
-            url(request),
+            request.urlWithoutQuery().toString(),
             attempt,
             maxAttempts,
             outcome.failure() == null ? outcome.statusCode() : 0,
@@ -158,10 +158,6 @@ public final class Events {
     String text =
         new String(body, 0, Math.min(body.length, Log.BODY_CHARS), StandardCharsets.UTF_8);
     return body.length > Log.BODY_CHARS ? text + "...(" + body.length + " bytes)" : text;
-  }
-
-  private static String url(ApiRequest request) {
-    return request.url().newBuilder().query(null).build().toString();
   }
 
   private static String seconds(Duration duration) {

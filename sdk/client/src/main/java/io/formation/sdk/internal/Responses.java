@@ -139,6 +139,6 @@ final class Responses {
 
   /** What was called, for messages; without the query, as {@link ApiException} does. */
   static String describe(ApiRequest request) {
-    return request.method() + " " + request.url().newBuilder().query(null).build();
+    return request.method() + " " + request.urlWithoutQuery();
   }
 }
