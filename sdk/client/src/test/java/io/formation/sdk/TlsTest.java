@@ -181,6 +181,7 @@ class TlsTest {
         .baseUrl("https://localhost:" + server.getPort() + "/")
         .accessToken(TestClients.TOKEN)
         .clock(time)
+        .ticker(time)
         .sleeper(time)
         .random(() -> 1.0);
   }
