@@ -284,6 +284,11 @@ final class FaultServer implements AutoCloseable {
       }
       return a.after() == After.KEEP_ALIVE;
     }
+    if (fault instanceof Fault.Raw r) {
+      out.write(r.bytes());
+      out.flush();
+      return false;
+    }
     if (fault instanceof Fault.Drop d) {
       // A drop that comes up for a request on a kept-alive connection: close without answering.
       hangUp(socket, d.reset());
@@ -550,6 +555,11 @@ final class FaultServer implements AutoCloseable {
           After.CLOSE);
     }
 
+    /** Writes these bytes as the whole answer, status line included, then closes. */
+    static Raw raw(String answer) {
+      return new Raw(answer.getBytes(StandardCharsets.ISO_8859_1));
+    }
+
     /** Closes a new connection at once, before reading anything (FIN, or RST with reset). */
     static Drop dropOnAccept(boolean reset) {
       return new Drop(reset);
@@ -602,6 +612,8 @@ final class FaultServer implements AutoCloseable {
         return then(After.CLOSE_IDLE_SOON);
       }
     }
+
+    record Raw(byte[] bytes) implements Fault {}
 
     record Drop(boolean reset) implements Fault {}
 
