@@ -1,6 +1,7 @@
 package io.formation.sdk;
 
 import io.formation.sdk.internal.Checks;
+import io.formation.sdk.internal.Timeout;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -137,11 +138,7 @@ public final class RequestOptions {
      * @throws IllegalArgumentException if not positive or longer than {@code Integer.MAX_VALUE} ms
      */
     public Builder timeout(Duration timeout) {
-      Objects.requireNonNull(timeout, "timeout");
-      if (timeout.isZero()) {
-        throw new IllegalArgumentException("timeout must be positive, was " + timeout);
-      }
-      this.timeout = Checks.timeout("timeout", timeout);
+      this.timeout = Timeout.call("timeout", timeout).value();
       return this;
     }
 

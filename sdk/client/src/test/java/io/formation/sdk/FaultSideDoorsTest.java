@@ -304,4 +304,87 @@ class FaultSideDoorsTest extends FaultFixture {
     long finished = events.seen.stream().filter(e -> e.startsWith("finished")).count();
     assertThat(started).isEqualTo(finished);
   }
+
+  @ParameterizedTest
+  @EnumSource(Mode.class)
+  void anAttemptHeldBackByAPauseOnItsWayOutIsReportedStartedOnceAndFinishedOnce(Mode mode) {
+    server.enqueue(json(429, "{}").withHeader("Retry-After", "5"));
+    server.enqueue(json(200, SET));
+    java.util.concurrent.atomic.AtomicBoolean paused =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    List<String> seen = new CopyOnWriteArrayList<>();
+    FormationClient[] self = new FormationClient[1];
+    client =
+        FaultClients.fakeTime(server, time)
+            .maxRetries(0)
+            .listener(
+                new FormationListener() {
+                  @Override
+                  public void attemptStarted(AttemptEvent attempt) {
+                    if (attempt.url().endsWith(ID)) {
+                      seen.add("started");
+                      // Another call's 429 pauses the origin after this one was let through:
+                      // OkHttp's pause check then stops it on its way out.
+                      if (paused.compareAndSet(false, true)) {
+                        catchThrowable(() -> self[0].documentSets().get("ds_other"));
+                      }
+                    }
+                  }
+
+                  @Override
+                  public void attemptFinished(AttemptEvent attempt) {
+                    if (attempt.url().endsWith(ID)) {
+                      seen.add("finished " + attempt.statusCode());
+                    }
+                  }
+                })
+            .build();
+    self[0] = client;
+
+    assertThat(mode.get(client).id()).isEqualTo(ID);
+
+    assertThat(server.requests()).extracting(Recorded::path).endsWith("/v1/document_sets/" + ID);
+    assertThat(seen).containsExactly("started", "finished 200");
+  }
+
+  @ParameterizedTest
+  @EnumSource(Mode.class)
+  void aLinkageErrorInsideACallIsTheSdksErrorNamingTheLibraryAndTheFix(Mode mode) {
+    okhttp3.OkHttpClient broken =
+        new okhttp3.OkHttpClient.Builder()
+            .addNetworkInterceptor(
+                chain -> {
+                  throw new NoSuchMethodError("'okio.Socket okio.Okio.socket(java.net.Socket)'");
+                })
+            .build();
+    client = FaultClients.fakeTime(server, time).httpClient(broken).build();
+
+    assertThatThrownBy(() -> mode.get(client))
+        .isExactlyInstanceOf(FormationException.class)
+        .hasMessageContaining("because Okio on the class path is not the version")
+        .hasMessageContaining("Okio 3.18.1")
+        .hasCauseInstanceOf(NoSuchMethodError.class);
+  }
+
+  @ParameterizedTest
+  @EnumSource(Mode.class)
+  void aRuntimeFailureInsideTheHttpStackIsTheSdksErrorAndIsNotRetried(Mode mode) {
+    java.util.concurrent.atomic.AtomicInteger calls =
+        new java.util.concurrent.atomic.AtomicInteger();
+    okhttp3.OkHttpClient broken =
+        new okhttp3.OkHttpClient.Builder()
+            .addNetworkInterceptor(
+                chain -> {
+                  calls.incrementAndGet();
+                  throw new NumberFormatException("For input string: \"2147483648\"");
+                })
+            .build();
+    client = FaultClients.fakeTime(server, time).httpClient(broken).build();
+
+    assertThatThrownBy(() -> mode.get(client))
+        .isExactlyInstanceOf(FormationException.class)
+        .hasMessageContaining("The HTTP stack failed during the call")
+        .hasCauseInstanceOf(NumberFormatException.class);
+    assertThat(calls).hasValue(1);
+  }
 }

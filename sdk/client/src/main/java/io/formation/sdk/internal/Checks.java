@@ -42,21 +42,6 @@ public final class Checks {
     return -1;
   }
 
-  /**
-   * A timeout as OkHttp keeps it: whole milliseconds, a positive one rounded up, never down to the
-   * zero that means "none".
-   *
-   * @throws IllegalArgumentException if negative or longer than {@code Integer.MAX_VALUE} ms
-   */
-  public static Duration timeout(String name, Duration value) {
-    if (value.isNegative() || value.compareTo(Duration.ofMillis(Integer.MAX_VALUE)) > 0) {
-      throw new IllegalArgumentException(
-          name + " must be between 0 and " + Integer.MAX_VALUE + " ms, was " + value);
-    }
-    Duration millis = Duration.ofMillis(value.toMillis());
-    return millis.isZero() && !value.isZero() ? Duration.ofMillis(1) : millis;
-  }
-
   /** The duration, at most {@link #LONGEST}. */
   public static Duration capped(Duration duration) {
     return duration.compareTo(LONGEST) > 0 ? LONGEST : duration;
