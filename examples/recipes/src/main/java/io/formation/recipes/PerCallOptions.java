@@ -14,7 +14,9 @@ import java.util.UUID;
 
 /**
  * Settings for some calls only: a {@code withOptions} view of a service sends its calls with a
- * timeout of their own, extra headers, a number of retries or an idempotency key.
+ * timeout of their own, extra headers or a number of retries. No idempotency key among them: the
+ * SDK gives each create one of its own, which that create's retries carry and no other request
+ * does.
  */
 public final class PerCallOptions {
   private PerCallOptions() {}
@@ -32,17 +34,14 @@ public final class PerCallOptions {
                     .accessToken(sandbox.token())
                     .build()
                 : FormationClient.fromEnv()) {
-      run(client, answers, "order-" + UUID.randomUUID());
+      run(client, answers);
     }
   }
 
-  static void run(FormationClient client, JsonNode answers, String orderId) {
+  static void run(FormationClient client, JsonNode answers) {
     String correlationId = UUID.randomUUID().toString();
-    RequestOptions once =
-        RequestOptions.builder()
-            .header("X-Correlation-Id", correlationId)
-            .idempotencyKey(orderId) // one key per document set you mean to create
-            .build();
+    RequestOptions tagged =
+        RequestOptions.builder().header("X-Correlation-Id", correlationId).build();
     RequestOptions quick =
         RequestOptions.builder()
             .timeout(Duration.ofSeconds(5)) // each attempt, instead of the client's callTimeout
@@ -50,7 +49,7 @@ public final class PerCallOptions {
             .header("X-Correlation-Id", correlationId)
             .build();
     DocumentSet set =
-        client.documentSets().withOptions(once).create(DocumentSets.DELAWARE_CORPORATION);
+        client.documentSets().withOptions(tagged).create(DocumentSets.DELAWARE_CORPORATION);
     for (Form form : client.forms().withOptions(quick).list(set.id())) {
       client.forms().withOptions(quick).submit(form, answers.get(form.id()));
     }

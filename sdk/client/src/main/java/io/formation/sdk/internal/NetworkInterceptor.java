@@ -5,10 +5,13 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import okhttp3.Connection;
 import okhttp3.Interceptor;
+import okhttp3.MediaType;
 import okhttp3.Protocol;
 import okhttp3.Request;
+import okhttp3.RequestBody;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
+import okio.BufferedSink;
 
 /**
  * Runs for every request that actually goes on the wire, redirects included, as the last network
@@ -22,6 +25,8 @@ import okhttp3.ResponseBody;
  * {@code Retry-After}, which OkHttp would parse as an {@code int} and fail on past 2^31 s.
  */
 final class NetworkInterceptor implements Interceptor {
+  private static final MediaType JSON = MediaType.get("application/json; charset=utf-8");
+
   private final Origins origins;
   private final long maxResponseBytes;
 
@@ -116,6 +121,48 @@ final class NetworkInterceptor implements Interceptor {
 
     StaleConnection() {
       super("the server had closed the pooled connection; nothing was sent on it");
+    }
+  }
+
+  /**
+   * The body of a request: one OkHttp may replay for an idempotent method, a one-shot one
+   * otherwise.
+   */
+  static RequestBody body(String method, byte[] bytes) {
+    return RetryPolicy.isIdempotent(method)
+        ? RequestBody.create(bytes, JSON)
+        : new OneShotBody(bytes);
+  }
+
+  /**
+   * A body OkHttp must not replay by itself: a one-shot body stops OkHttp from following up on an
+   * answer (a redirect, a 503 with {@code Retry-After: 0}) by sending a POST again.
+   */
+  private static final class OneShotBody extends RequestBody {
+    private final byte[] bytes;
+
+    OneShotBody(byte[] bytes) {
+      this.bytes = bytes;
+    }
+
+    @Override
+    public MediaType contentType() {
+      return JSON;
+    }
+
+    @Override
+    public long contentLength() {
+      return bytes.length;
+    }
+
+    @Override
+    public boolean isOneShot() {
+      return true;
+    }
+
+    @Override
+    public void writeTo(BufferedSink sink) throws IOException {
+      sink.write(bytes);
     }
   }
 }

@@ -14,12 +14,10 @@ import java.util.function.Function;
 import okhttp3.Authenticator;
 import okhttp3.Call;
 import okhttp3.Callback;
-import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.RequestBody;
 import okhttp3.Response;
-import okio.BufferedSink;
 
 /**
  * Sends {@link ApiRequest}s: runs the attempts, and waits between them as the {@link RetryPolicy}
@@ -28,8 +26,6 @@ import okio.BufferedSink;
  */
 public final class Transport {
   private static final String IDEMPOTENCY_KEY = "Idempotency-Key";
-
-  private static final MediaType JSON = MediaType.get("application/json; charset=utf-8");
 
   /** How often blocking calls are checked for an interrupted caller: OkHttp ignores interrupts. */
   private static final Duration INTERRUPT_CHECK = Duration.ofMillis(100);
@@ -356,13 +352,8 @@ public final class Transport {
       throw new IllegalStateException(
           "The FormationClient is closed: " + Responses.describe(request));
     }
-    RequestBody body = null;
-    if (request.body() != null) {
-      body =
-          RetryPolicy.isIdempotent(request.method())
-              ? RequestBody.create(request.body(), JSON)
-              : new OneShotBody(request.body());
-    }
+    RequestBody body =
+        request.body() == null ? null : NetworkInterceptor.body(request.method(), request.body());
     Request.Builder okhttp =
         new Request.Builder().url(request.url()).method(request.method(), body);
     Set<String> callerHeaders = new HashSet<>(request.options().headers().keySet());
@@ -376,37 +367,5 @@ public final class Transport {
         .header("User-Agent", userAgent)
         .tag(Attempt.class, new Attempt(request.url(), callerHeaders))
         .build();
-  }
-
-  /**
-   * A body OkHttp must not replay by itself: a one-shot body stops OkHttp from following up on an
-   * answer (a redirect, a 503 with {@code Retry-After: 0}) by sending a POST again.
-   */
-  private static final class OneShotBody extends RequestBody {
-    private final byte[] bytes;
-
-    OneShotBody(byte[] bytes) {
-      this.bytes = bytes;
-    }
-
-    @Override
-    public MediaType contentType() {
-      return JSON;
-    }
-
-    @Override
-    public long contentLength() {
-      return bytes.length;
-    }
-
-    @Override
-    public boolean isOneShot() {
-      return true;
-    }
-
-    @Override
-    public void writeTo(BufferedSink sink) throws IOException {
-      sink.write(bytes);
-    }
   }
 }
