@@ -528,11 +528,14 @@ final class FaultServer implements AutoCloseable {
   sealed interface Fault {
     /** A JSON answer, kept alive. */
     static Answer json(int status, String body) {
-      return new Answer(
-          status,
-          List.of("Content-Type: application/json"),
-          body.getBytes(StandardCharsets.UTF_8),
-          After.KEEP_ALIVE);
+      return new Answer(status, JSON_HEAD, utf8(body), After.KEEP_ALIVE);
+    }
+
+    /** The head of every JSON fault. */
+    List<String> JSON_HEAD = List.of("Content-Type: application/json");
+
+    private static byte[] utf8(String text) {
+      return text.getBytes(StandardCharsets.UTF_8);
     }
 
     /** A body compressed small that inflates to {@code prefix} plus {@code padding} spaces. */
@@ -577,11 +580,7 @@ final class FaultServer implements AutoCloseable {
 
     /** Sends the head at once, then the body one byte per interval. */
     static Trickle trickle(int status, String body, Duration interval) {
-      return new Trickle(
-          status,
-          List.of("Content-Type: application/json"),
-          body.getBytes(StandardCharsets.UTF_8),
-          interval);
+      return new Trickle(status, JSON_HEAD, utf8(body), interval);
     }
 
     /**
@@ -589,11 +588,7 @@ final class FaultServer implements AutoCloseable {
      * with the whole length declared up front.
      */
     static Flood flood(int status, String prefix, boolean chunked) {
-      return new Flood(
-          status,
-          List.of("Content-Type: application/json"),
-          prefix.getBytes(StandardCharsets.UTF_8),
-          chunked);
+      return new Flood(status, JSON_HEAD, utf8(prefix), chunked);
     }
 
     record Answer(int status, List<String> headers, byte[] body, After after) implements Fault {

@@ -350,14 +350,8 @@ class FaultSideDoorsTest extends FaultFixture {
   @ParameterizedTest
   @EnumSource(Mode.class)
   void aLinkageErrorInsideACallIsTheSdksErrorNamingTheLibraryAndTheFix(Mode mode) {
-    okhttp3.OkHttpClient broken =
-        new okhttp3.OkHttpClient.Builder()
-            .addNetworkInterceptor(
-                chain -> {
-                  throw new NoSuchMethodError("'okio.Socket okio.Okio.socket(java.net.Socket)'");
-                })
-            .build();
-    client = FaultClients.fakeTime(server, time).httpClient(broken).build();
+    client =
+        brokenBy(() -> new NoSuchMethodError("'okio.Socket okio.Okio.socket(java.net.Socket)'"));
 
     assertThatThrownBy(() -> mode.get(client))
         .isExactlyInstanceOf(FormationException.class)
@@ -371,20 +365,33 @@ class FaultSideDoorsTest extends FaultFixture {
   void aRuntimeFailureInsideTheHttpStackIsTheSdksErrorAndIsNotRetried(Mode mode) {
     java.util.concurrent.atomic.AtomicInteger calls =
         new java.util.concurrent.atomic.AtomicInteger();
-    okhttp3.OkHttpClient broken =
-        new okhttp3.OkHttpClient.Builder()
-            .addNetworkInterceptor(
-                chain -> {
-                  calls.incrementAndGet();
-                  throw new NumberFormatException("For input string: \"2147483648\"");
-                })
-            .build();
-    client = FaultClients.fakeTime(server, time).httpClient(broken).build();
+    client =
+        brokenBy(
+            () -> {
+              calls.incrementAndGet();
+              return new NumberFormatException("For input string: \"2147483648\"");
+            });
 
     assertThatThrownBy(() -> mode.get(client))
         .isExactlyInstanceOf(FormationException.class)
         .hasMessageContaining("The HTTP stack failed during the call")
         .hasCauseInstanceOf(NumberFormatException.class);
     assertThat(calls).hasValue(1);
+  }
+
+  /** A client whose HTTP stack throws, on every attempt, what the supplier makes. */
+  private FormationClient brokenBy(java.util.function.Supplier<Throwable> failure) {
+    okhttp3.OkHttpClient broken =
+        new okhttp3.OkHttpClient.Builder()
+            .addNetworkInterceptor(
+                chain -> {
+                  Throwable thrown = failure.get();
+                  if (thrown instanceof Error error) {
+                    throw error;
+                  }
+                  throw (RuntimeException) thrown;
+                })
+            .build();
+    return FaultClients.fakeTime(server, time).httpClient(broken).build();
   }
 }

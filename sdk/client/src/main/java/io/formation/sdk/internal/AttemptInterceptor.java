@@ -3,7 +3,6 @@ package io.formation.sdk.internal;
 import io.formation.sdk.TokenProvider;
 import java.io.IOException;
 import okhttp3.Interceptor;
-import okhttp3.Request;
 import okhttp3.Response;
 
 /**
@@ -24,14 +23,13 @@ final class AttemptInterceptor implements Interceptor {
 
   @Override
   public Response intercept(Chain chain) throws IOException {
-    Request request = chain.request();
-    Attempt attempt = request.tag(Attempt.class);
-    if (attempt == null) {
-      return chain.proceed(request);
+    Attempt attempt = chain.request().tag(Attempt.class);
+    // Only the SDK's attempts carry a token; the guard below holds for every request.
+    if (attempt != null) {
+      attempt.token(token());
     }
-    attempt.token(token());
     try {
-      return chain.proceed(request);
+      return chain.proceed(chain.request());
     } catch (RuntimeException e) {
       throw new FinalFailure(failures.failure("The HTTP stack failed during the call: " + e, e));
     } catch (LinkageError e) {

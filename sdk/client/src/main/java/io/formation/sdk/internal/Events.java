@@ -30,16 +30,7 @@ public final class Events {
 
   void attemptStarted(ApiRequest request, int attempt, int maxAttempts) {
     if (listener != null) {
-      AttemptEvent event =
-          new AttemptEvent(
-              request.method(),
-              request.urlWithoutQuery(),
-              attempt,
-              maxAttempts,
-              0,
-              Duration.ZERO,
-              Optional.empty(),
-              Optional.empty());
+      AttemptEvent event = event(request, attempt, maxAttempts, 0, Duration.ZERO, null);
       notify(() -> listener.attemptStarted(event));
     }
   }
@@ -59,15 +50,13 @@ public final class Events {
       return;
     }
     AttemptEvent event =
-        new AttemptEvent(
-            request.method(),
-            request.urlWithoutQuery(),
+        event(
+            request,
             attempt,
             maxAttempts,
             outcome.failure() == null ? outcome.statusCode() : 0,
             Duration.ofNanos(nanos),
-            RequestIds.of(outcome.headers()),
-            Optional.ofNullable(outcome.failure()));
+            outcome);
     if (debug) {
       log.log(Level.DEBUG, line(event, outcome, retryIn), outcome.token());
     }
@@ -80,6 +69,25 @@ public final class Events {
         notify(() -> listener.retryScheduled(event, retryIn));
       }
     }
+  }
+
+  /** The event of an attempt: started when {@code outcome} is null, else finished. */
+  private static AttemptEvent event(
+      ApiRequest request,
+      int attempt,
+      int maxAttempts,
+      int status,
+      Duration took,
+      Outcome outcome) {
+    return new AttemptEvent(
+        request.method(),
+        request.urlWithoutQuery(),
+        attempt,
+        maxAttempts,
+        status,
+        took,
+        outcome == null ? Optional.empty() : RequestIds.of(outcome.headers()),
+        outcome == null ? Optional.empty() : Optional.ofNullable(outcome.failure()));
   }
 
   public void polled(DocumentSet set) {
