@@ -384,10 +384,7 @@ public final class FormationClient implements AutoCloseable {
      * @return this builder
      */
     public Builder maxRetries(int maxRetries) {
-      if (maxRetries < 0) {
-        throw new IllegalArgumentException("maxRetries must not be negative, was " + maxRetries);
-      }
-      this.maxRetries = maxRetries;
+      this.maxRetries = Checks.maxRetries(maxRetries);
       return this;
     }
 

@@ -150,10 +150,7 @@ public final class RequestOptions {
      * @throws IllegalArgumentException if negative
      */
     public Builder maxRetries(int maxRetries) {
-      if (maxRetries < 0) {
-        throw new IllegalArgumentException("maxRetries must not be negative, was " + maxRetries);
-      }
-      this.maxRetries = maxRetries;
+      this.maxRetries = Checks.maxRetries(maxRetries);
       return this;
     }
 

@@ -10,26 +10,10 @@ import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Authentication, routing and error documents common to every endpoint. */
-final class SandboxProtocolTest {
-  private FormationSandbox sandbox;
-  private SandboxHttp http;
-
-  @BeforeEach
-  void start() {
-    sandbox = FormationSandbox.start();
-    http = new SandboxHttp(sandbox);
-  }
-
-  @AfterEach
-  void stop() {
-    sandbox.close();
-  }
-
+final class SandboxProtocolTest extends SandboxFixture {
   @Test
   void requestWithoutATokenIsUnauthorized() {
     Reply reply = http.send("GET", "/v1/teams", null, null);

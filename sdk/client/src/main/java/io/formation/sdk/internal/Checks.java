@@ -42,6 +42,18 @@ public final class Checks {
     return -1;
   }
 
+  /**
+   * A number of retries, for the client and for one call alike.
+   *
+   * @throws IllegalArgumentException if negative
+   */
+  public static int maxRetries(int maxRetries) {
+    if (maxRetries < 0) {
+      throw new IllegalArgumentException("maxRetries must not be negative, was " + maxRetries);
+    }
+    return maxRetries;
+  }
+
   /** The duration, at most {@link #LONGEST}. */
   public static Duration capped(Duration duration) {
     return duration.compareTo(LONGEST) > 0 ? LONGEST : duration;
