@@ -15,7 +15,6 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
@@ -68,7 +67,7 @@ public class FormationAutoConfiguration {
       builder.listener(new Listeners(all));
     }
     customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
-    return PropertiesToBuilder.build(properties, builder);
+    return PropertiesToBuilder.build(builder);
   }
 
   @Bean
@@ -97,8 +96,8 @@ public class FormationAutoConfiguration {
     ProxiedHttpClient formationProxiedHttpClient(FormationProperties properties) {
       FormationProperties.ProxySettings proxy = properties.getProxy();
       if (proxy.getPort() == null || proxy.getPort() < 1 || proxy.getPort() > 65535) {
-        throw new InvalidConfigurationPropertyValueException(
-            "formation.proxy.port", proxy.getPort(), "A proxy needs a port from 1 to 65535");
+        throw new InvalidFormationPropertyException(
+            "formation.proxy.port", "A proxy needs a port from 1 to 65535, was " + proxy.getPort());
       }
       // Unresolved: the name is looked up when connecting, as for the service itself.
       InetSocketAddress address =

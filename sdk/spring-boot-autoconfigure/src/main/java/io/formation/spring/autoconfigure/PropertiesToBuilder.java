@@ -3,7 +3,6 @@ package io.formation.spring.autoconfigure;
 import io.formation.sdk.FormationClient;
 import io.formation.sdk.TokenProvider;
 import java.util.function.Consumer;
-import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 
 /**
  * Puts the {@code formation.*} properties on a client builder. The SDK's builder owns every rule
@@ -14,15 +13,12 @@ final class PropertiesToBuilder {
   static final String BASE_URL = "formation.base-url";
   static final String ACCESS_TOKEN = "formation.access-token";
 
-  /** How Spring Boot's own sanitizer shows a secret. */
-  private static final String HIDDEN = "******";
-
   private PropertiesToBuilder() {}
 
   /**
    * Applies the properties other than where the service is and how to authenticate.
    *
-   * @throws InvalidConfigurationPropertyValueException naming the property the builder refused
+   * @throws InvalidFormationPropertyException naming the property the builder refused
    */
   static void applySettings(FormationProperties properties, FormationClient.Builder builder) {
     set("formation.user-agent", properties.getUserAgent(), builder::userAgent);
@@ -43,17 +39,15 @@ final class PropertiesToBuilder {
             budget.getBurst() == null
                 ? "formation.request-budget.burst"
                 : "formation.request-budget.requests-per-second";
-        throw new InvalidConfigurationPropertyValueException(
-            missing, null, "A request budget needs both requests-per-second and burst");
+        throw new InvalidFormationPropertyException(
+            missing, "A request budget needs both requests-per-second and burst");
       }
       try {
         builder.requestBudget(budget.getRequestsPerSecond(), budget.getBurst());
       } catch (IllegalArgumentException e) {
         boolean rate = e.getMessage() != null && e.getMessage().startsWith("requestsPerSecond");
-        throw new InvalidConfigurationPropertyValueException(
-            "formation.request-budget." + (rate ? "requests-per-second" : "burst"),
-            rate ? budget.getRequestsPerSecond() : budget.getBurst(),
-            e.getMessage());
+        throw new InvalidFormationPropertyException(
+            "formation.request-budget." + (rate ? "requests-per-second" : "burst"), e.getMessage());
       }
     }
     for (String origin : properties.getTrustedOrigins()) {
@@ -72,9 +66,8 @@ final class PropertiesToBuilder {
       FormationClient.Builder builder) {
     String baseUrl = properties.getBaseUrl();
     if (baseUrl == null || baseUrl.isBlank()) {
-      throw new InvalidConfigurationPropertyValueException(
+      throw new InvalidFormationPropertyException(
           BASE_URL,
-          baseUrl,
           "The service's base URL is required, such as https://api.example.com (or"
               + " FORMATION_BASE_URL). To develop without the service, put formation-sandbox on the"
               + " class path and set formation.sandbox.enabled=true.");
@@ -86,16 +79,15 @@ final class PropertiesToBuilder {
     }
     String token = properties.getAccessToken();
     if (token == null) {
-      throw new InvalidConfigurationPropertyValueException(
+      throw new InvalidFormationPropertyException(
           ACCESS_TOKEN,
-          null,
           "An access token is required with formation.base-url: set formation.access-token (or"
               + " FORMATION_ACCESS_TOKEN), or define a TokenProvider bean.");
     }
     try {
       builder.accessToken(token);
     } catch (IllegalArgumentException e) {
-      throw new InvalidConfigurationPropertyValueException(ACCESS_TOKEN, HIDDEN, e.getMessage());
+      throw new InvalidFormationPropertyException(ACCESS_TOKEN, e.getMessage());
     }
   }
 
@@ -104,22 +96,19 @@ final class PropertiesToBuilder {
    * the URL's role ("base URL ...", "trusted origin ...") and never show a URL carrying
    * credentials.
    */
-  static FormationClient build(FormationProperties properties, FormationClient.Builder builder) {
+  static FormationClient build(FormationClient.Builder builder) {
     try {
       return builder.build();
     } catch (IllegalArgumentException e) {
       String message = String.valueOf(e.getMessage());
       if (message.startsWith("trusted origin")) {
-        throw new InvalidConfigurationPropertyValueException(
-            "formation.trusted-origins", null, message);
+        throw new InvalidFormationPropertyException("formation.trusted-origins", message);
       }
       if (message.startsWith("base URL")) {
-        String shown = properties.getBaseUrl();
-        throw new InvalidConfigurationPropertyValueException(
-            BASE_URL, shown == null || shown.contains("@") ? HIDDEN : shown, message);
+        throw new InvalidFormationPropertyException(BASE_URL, message);
       }
       if (message.startsWith("accessToken")) {
-        throw new InvalidConfigurationPropertyValueException(ACCESS_TOKEN, HIDDEN, message);
+        throw new InvalidFormationPropertyException(ACCESS_TOKEN, message);
       }
       throw e;
     }
@@ -132,7 +121,7 @@ final class PropertiesToBuilder {
     try {
       setter.accept(value);
     } catch (IllegalArgumentException e) {
-      throw new InvalidConfigurationPropertyValueException(property, value, e.getMessage());
+      throw new InvalidFormationPropertyException(property, e.getMessage());
     }
   }
 }
