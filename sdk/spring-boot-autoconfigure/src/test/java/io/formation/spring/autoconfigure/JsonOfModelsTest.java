@@ -101,6 +101,26 @@ class JsonOfModelsTest {
   }
 
   @Test
+  void onBoot4AnAwkwardTreeIsWrittenExactlyAsJackson2WritesIt() throws IOException {
+    // Big and small numbers, escapes, astral characters, empty and nested containers, a null.
+    JsonNode awkward = sent("awkward-tree.json");
+    JsonMapper mapper = JsonMapper.builder().addModule(new Jackson3Trees()).build();
+
+    assertThat(mapper.writeValueAsString(awkward)).isEqualTo(JACKSON2.writeValueAsString(awkward));
+    assertThat(mapper.readValue(JACKSON2.writeValueAsString(awkward), JsonNode.class))
+        .isEqualTo(awkward);
+  }
+
+  @Test
+  void onBoot4AMissingTreeIsWrittenAsNull() {
+    record View(String id, JsonNode values) {}
+    JsonMapper mapper = JsonMapper.builder().addModule(new Jackson3Trees()).build();
+
+    assertThat(mapper.writeValueAsString(new View("x", JACKSON2.missingNode())))
+        .isEqualTo("{\"id\":\"x\",\"values\":null}");
+  }
+
+  @Test
   void withoutTheStarterBoot4WritesTheTreesGettersInstead() {
     new ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(JacksonAutoConfiguration.class))

@@ -34,8 +34,7 @@ class HealthContributorTest {
       Http.get(health, null);
     }
 
-    assertThat(first.path("components").path("formation").path("status").asText())
-        .isEqualTo("UP");
+    assertThat(first.path("components").path("formation").path("status").asText()).isEqualTo("UP");
     assertThat(asked).isEqualTo(1);
     assertThat(sandbox.requests()).hasSize(1);
   }

@@ -34,7 +34,8 @@ class StartupFailureTest {
 
   @Test
   void aBlankTokenIsNamed(CapturedOutput output) {
-    assertFailsToStart("--formation.base-url=https://api.example.com", "--formation.access-token= ");
+    assertFailsToStart(
+        "--formation.base-url=https://api.example.com", "--formation.access-token= ");
 
     assertThat(output).contains("'formation.access-token'");
   }
