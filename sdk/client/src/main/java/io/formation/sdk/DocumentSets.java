@@ -6,11 +6,11 @@ import io.formation.sdk.internal.AsyncOperation;
 import io.formation.sdk.internal.JsonResponse;
 import io.formation.sdk.internal.Origins;
 import io.formation.sdk.internal.RetryPolicy;
+import io.formation.sdk.internal.Ticker;
 import io.formation.sdk.internal.Transport;
 import io.formation.sdk.internal.Wire;
 import io.formation.sdk.model.DocumentSet;
 import io.formation.sdk.model.Form;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -39,7 +39,7 @@ public final class DocumentSets {
   private final Transport transport;
   private final Origins origins;
   private final Forms forms;
-  private final Clock clock;
+  private final Ticker ticker;
   private final DoubleSupplier random;
   private final RetryPolicy retryPolicy;
   private final RequestOptions options;
@@ -48,14 +48,14 @@ public final class DocumentSets {
       Transport transport,
       Origins origins,
       Forms forms,
-      Clock clock,
+      Ticker ticker,
       DoubleSupplier random,
       RetryPolicy retryPolicy,
       RequestOptions options) {
     this.transport = transport;
     this.origins = origins;
     this.forms = forms;
-    this.clock = clock;
+    this.ticker = ticker;
     this.random = random;
     this.retryPolicy = retryPolicy;
     this.options = options;
@@ -77,7 +77,7 @@ public final class DocumentSets {
   public DocumentSets withOptions(RequestOptions options) {
     Objects.requireNonNull(options, "options");
     return new DocumentSets(
-        transport, origins, forms.withOptions(options), clock, random, retryPolicy, options);
+        transport, origins, forms.withOptions(options), ticker, random, retryPolicy, options);
   }
 
   /**
@@ -245,7 +245,7 @@ public final class DocumentSets {
    */
   public DocumentSet awaitCompletion(String id, PollOptions options) {
     Objects.requireNonNull(options, "options");
-    Poller poller = new Poller(id, options, clock, random, retryPolicy, transport.events());
+    Poller poller = new Poller(id, options, ticker, random, retryPolicy, transport.events());
     ApiRequest poll = getRequest(id).asPoll(poller.deadline());
     Duration wait = poller.beforeFirstPoll();
     while (true) {
@@ -299,7 +299,7 @@ public final class DocumentSets {
   public CompletableFuture<DocumentSet> awaitCompletionAsync(String id, PollOptions options) {
     Objects.requireNonNull(options, "options");
     Origins.requireId("document set id", id);
-    Poller poller = new Poller(id, options, clock, random, retryPolicy, transport.events());
+    Poller poller = new Poller(id, options, ticker, random, retryPolicy, transport.events());
     AsyncOperation<DocumentSet> operation = new AsyncOperation<>();
     Duration first = poller.beforeFirstPoll();
     if (first.isZero()) {

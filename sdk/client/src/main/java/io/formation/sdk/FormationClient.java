@@ -9,6 +9,7 @@ import io.formation.sdk.internal.RetryPolicy;
 import io.formation.sdk.internal.SchedulerSleeper;
 import io.formation.sdk.internal.Sleeper;
 import io.formation.sdk.internal.Throttle;
+import io.formation.sdk.internal.Ticker;
 import io.formation.sdk.internal.Transport;
 import io.formation.sdk.internal.Version;
 import java.time.Clock;
@@ -119,6 +120,7 @@ public final class FormationClient implements AutoCloseable {
             Duration.ofSeconds(8),
             builder.maxRetryAfter,
             builder.clock,
+            builder.ticker,
             builder.random);
     Sleeper sleeper = builder.sleeper != null ? builder.sleeper : scheduler;
     this.transport =
@@ -128,7 +130,7 @@ public final class FormationClient implements AutoCloseable {
             builder.tokenProvider,
             retryPolicy,
             new Throttle(
-                builder.clock,
+                builder.ticker,
                 sleeper,
                 builder.random,
                 retryPolicy,
@@ -147,7 +149,7 @@ public final class FormationClient implements AutoCloseable {
             transport,
             origins,
             forms,
-            builder.clock,
+            builder.ticker,
             builder.random,
             retryPolicy,
             RequestOptions.none());
@@ -279,6 +281,7 @@ public final class FormationClient implements AutoCloseable {
     private boolean allowInsecureHttp;
     private String userAgentProduct;
     private Clock clock = Clock.systemUTC();
+    private Ticker ticker = Ticker.SYSTEM;
     private Sleeper sleeper;
     private DoubleSupplier random = () -> ThreadLocalRandom.current().nextDouble();
 
@@ -512,6 +515,11 @@ public final class FormationClient implements AutoCloseable {
 
     Builder clock(Clock clock) {
       this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    Builder ticker(Ticker ticker) {
+      this.ticker = Objects.requireNonNull(ticker, "ticker");
       return this;
     }
 

@@ -4,10 +4,9 @@ import com.fasterxml.jackson.databind.node.MissingNode;
 import io.formation.sdk.internal.Checks;
 import io.formation.sdk.internal.Events;
 import io.formation.sdk.internal.RetryPolicy;
+import io.formation.sdk.internal.Ticker;
 import io.formation.sdk.model.DocumentSet;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Optional;
 import java.util.function.DoubleSupplier;
 
@@ -24,13 +23,13 @@ import java.util.function.DoubleSupplier;
 final class Poller {
   private final String id;
   private final PollOptions options;
-  private final Clock clock;
+  private final Ticker ticker;
   private final DoubleSupplier random;
   private final RetryPolicy retryPolicy;
   private final Events events;
-  private final Instant start;
-  private final Instant deadline;
-  private final Instant graceEnd;
+  private final long start;
+  private final long deadline;
+  private final long graceEnd;
   private final Duration maxInterval;
   private Duration interval;
   private DocumentSet lastSeen;
@@ -41,25 +40,28 @@ final class Poller {
   Poller(
       String id,
       PollOptions options,
-      Clock clock,
+      Ticker ticker,
       DoubleSupplier random,
       RetryPolicy retryPolicy,
       Events events) {
     this.id = id;
     this.options = options;
-    this.clock = clock;
+    this.ticker = ticker;
     this.random = random;
     this.retryPolicy = retryPolicy;
     this.events = events;
-    this.start = clock.instant();
-    this.deadline = Checks.plus(start, options.timeout());
-    this.graceEnd = Checks.plus(start, options.inputNeededGrace());
+    this.start = ticker.nanoTime();
+    this.deadline = ticker.after(options.timeout());
+    this.graceEnd = ticker.after(options.inputNeededGrace());
     this.maxInterval = Checks.capped(options.maxInterval());
     this.interval = Checks.capped(options.initialInterval());
   }
 
-  /** When the wait ends with {@link PollTimeoutException}; retries inside a poll stop there too. */
-  Instant deadline() {
+  /**
+   * When the wait ends with {@link PollTimeoutException}, a {@link Ticker} reading; retries inside
+   * a poll stop there too.
+   */
+  long deadline() {
     return deadline;
   }
 
@@ -84,7 +86,7 @@ final class Poller {
     polls++;
     events.polled(set);
     if (changed) {
-      events.stateChanged(set, polls, Duration.between(start, clock.instant()));
+      events.stateChanged(set, polls, ticker.since(start));
       options.onStateChange().accept(set);
     }
     if (set.state().isComplete()) {
@@ -99,7 +101,7 @@ final class Poller {
             new InputNeededException(
                 set, "the service asks for input again: fetch its forms, submit, then wait again"));
       }
-      if (!clock.instant().isBefore(graceEnd)) {
+      if (ticker.until(graceEnd).compareTo(Duration.ZERO) <= 0) {
         throw ended(
             new InputNeededException(
                 set,
@@ -109,7 +111,7 @@ final class Poller {
       }
       return nextWait(Duration.ZERO, graceEnd);
     }
-    return nextWait(Duration.ZERO, Instant.MAX);
+    return nextWait(Duration.ZERO, Ticker.NEVER);
   }
 
   /**
@@ -129,13 +131,17 @@ final class Poller {
     if (error instanceof ApiException api) {
       retryAfter = retryPolicy.retryAfter(api.headers());
     }
-    return nextWait(retryAfter == null ? Duration.ZERO : retryAfter, Instant.MAX);
+    return nextWait(retryAfter == null ? Duration.ZERO : retryAfter, Ticker.NEVER);
   }
 
-  /** The next wait: the interval less jitter, at least {@code atLeast}, ending by both limits. */
-  private Duration nextWait(Duration atLeast, Instant pollBy) {
-    Instant now = clock.instant();
-    Duration remaining = Duration.between(now, deadline);
+  /**
+   * The next wait: the interval less jitter, at least {@code atLeast}, ending by both limits.
+   *
+   * @param pollBy a {@link Ticker} reading the next poll must not come after, or {@link
+   *     Ticker#NEVER}
+   */
+  private Duration nextWait(Duration atLeast, long pollBy) {
+    Duration remaining = ticker.until(deadline);
     if (remaining.isNegative() || remaining.isZero()) {
       throw ended(new PollTimeoutException(id, lastSeen, options.timeout(), lastFailure));
     }
@@ -146,7 +152,7 @@ final class Poller {
     if (wait.compareTo(atLeast) < 0) {
       wait = atLeast;
     }
-    Duration untilPollBy = Duration.between(now, pollBy);
+    Duration untilPollBy = ticker.until(pollBy);
     if (wait.compareTo(untilPollBy) > 0) {
       wait = untilPollBy;
     }
@@ -154,7 +160,7 @@ final class Poller {
   }
 
   private void ended(String how) {
-    events.waitEnded(id, how, polls, Duration.between(start, clock.instant()));
+    events.waitEnded(id, how, polls, ticker.since(start));
   }
 
   private RuntimeException ended(RuntimeException failure) {

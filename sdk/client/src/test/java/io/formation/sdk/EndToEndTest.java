@@ -44,6 +44,7 @@ class EndToEndTest {
         .baseUrl(sandbox.baseUrl())
         .accessToken(sandbox.token())
         .clock(time)
+        .ticker(time)
         .sleeper(time)
         .random(() -> 1.0);
   }

@@ -1,6 +1,7 @@
 package io.formation.sdk;
 
 import io.formation.sdk.internal.Sleeper;
+import io.formation.sdk.internal.Ticker;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -10,9 +11,13 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-/** A clock that moves only when the SDK sleeps, and records every sleep: tests never wait. */
-final class FakeTime extends Clock implements Sleeper {
-  private volatile Instant now = Instant.parse("2026-01-01T00:00:00Z");
+/**
+ * A clock, monotonic and wall, that moves only when the SDK sleeps, and records every sleep: tests
+ * never wait.
+ */
+final class FakeTime extends Clock implements Sleeper, Ticker {
+  private static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
+  private volatile Instant now = START;
   private final List<Duration> sleeps = new CopyOnWriteArrayList<>();
 
   @Override
@@ -37,6 +42,11 @@ final class FakeTime extends Clock implements Sleeper {
   /** Every wait the SDK asked for, in order. */
   List<Duration> sleeps() {
     return List.copyOf(sleeps);
+  }
+
+  @Override
+  public long nanoTime() {
+    return Duration.between(START, now).toNanos();
   }
 
   @Override

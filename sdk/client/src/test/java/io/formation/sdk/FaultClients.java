@@ -21,7 +21,7 @@ final class FaultClients {
 
   /** Fake time and jitter fixed at its maximum: retries and polls never wait for real. */
   static FormationClient.Builder fakeTime(FaultServer server, FakeTime time) {
-    return realTime(server).clock(time).sleeper(time).random(() -> 1.0);
+    return realTime(server).clock(time).ticker(time).sleeper(time).random(() -> 1.0);
   }
 
   /** A JSON:API document set. */

@@ -75,6 +75,7 @@ class FaultConnectionsTest extends FaultFixture {
             .baseUrl(url)
             .accessToken(FaultClients.TOKEN)
             .clock(time)
+            .ticker(time)
             .sleeper(time)
             .build();
     NetworkException e =

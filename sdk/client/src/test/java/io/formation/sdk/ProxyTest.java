@@ -184,6 +184,7 @@ class ProxyTest {
         .accessToken(TestClients.TOKEN)
         .httpClient(http)
         .clock(time)
+        .ticker(time)
         .sleeper(time)
         .random(() -> 1.0);
   }

@@ -14,6 +14,7 @@ final class TestClients {
         .baseUrl(server.url("/").toString())
         .accessToken(TOKEN)
         .clock(time)
+        .ticker(time)
         .sleeper(time)
         .random(() -> 1.0);
   }

@@ -145,14 +145,11 @@ class TlsTest {
     assertThat(server.getRequestCount()).isZero();
   }
 
-  /** The README's java blocks must be code this class and ProxyTest run, or it would rot. */
+  /** The page's java blocks must be code this class and ProxyTest run, or it would rot. */
   @Test
-  void theReadmeShowsOnlyCodeTheTestsRun() throws Exception {
-    String whole = Files.readString(Path.of("../../README.md"), StandardCharsets.UTF_8);
-    int start = whole.indexOf("### Proxies and TLS");
-    assertThat(start).as("the README's section on proxies and TLS").isNotNegative();
-    int end = whole.indexOf("\n### ", start + 1);
-    String readme = whole.substring(start, end < 0 ? whole.length() : end);
+  void theProxiesAndTlsPageShowsOnlyCodeTheTestsRun() throws Exception {
+    String readme =
+        Files.readString(Path.of("../../docs/proxies-and-tls.md"), StandardCharsets.UTF_8);
     String source =
         flatten(
             Files.readString(
@@ -163,7 +160,7 @@ class TlsTest {
     while (block.find()) {
       blocks++;
       assertThat(source)
-          .as("java block %d of the README", blocks)
+          .as("java block %d of docs/proxies-and-tls.md", blocks)
           .contains(flatten(block.group(1)));
     }
     assertThat(blocks).isEqualTo(5);
@@ -181,6 +178,7 @@ class TlsTest {
         .baseUrl("https://localhost:" + server.getPort() + "/")
         .accessToken(TestClients.TOKEN)
         .clock(time)
+        .ticker(time)
         .sleeper(time)
         .random(() -> 1.0);
   }

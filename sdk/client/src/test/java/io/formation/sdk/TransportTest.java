@@ -264,6 +264,7 @@ class TransportTest {
             .baseUrl("http://127.0.0.1:" + port)
             .accessToken(TestClients.TOKEN)
             .clock(time)
+            .ticker(time)
             .sleeper(time)
             .random(() -> 1.0)
             .build()) {

@@ -1,7 +1,6 @@
 package io.formation.sdk.internal;
 
 import io.formation.sdk.RequestOptions;
-import java.time.Instant;
 import java.util.Objects;
 import okhttp3.HttpUrl;
 
@@ -12,22 +11,21 @@ import okhttp3.HttpUrl;
  * @param url the resolved URL, already checked against the trusted origins
  * @param body JSON body, or null for none
  * @param accept the Accept header
- * @param deadline when a poll's retries must stop (its wait's timeout); null for every other call,
- *     which also tells polls, which yield to other calls under a request budget, from the rest
+ * @param deadline when a poll's retries must stop (its wait's timeout), a {@link Ticker} reading;
+ *     {@link #NO_DEADLINE} for every other call, which also tells polls, which yield to other calls
+ *     under a request budget, from the rest
  * @param options the caller's settings for this call
  */
 public record ApiRequest(
-    String method,
-    HttpUrl url,
-    byte[] body,
-    String accept,
-    Instant deadline,
-    RequestOptions options) {
+    String method, HttpUrl url, byte[] body, String accept, long deadline, RequestOptions options) {
   public static final String JSON = "application/json";
   public static final String JSON_API = "application/vnd.api+json";
 
   /** For endpoints whose envelope the interface leaves open: both are fine. */
   public static final String ANY_JSON = JSON_API + ", " + JSON;
+
+  /** The deadline of a call that is not a poll. */
+  public static final long NO_DEADLINE = Long.MIN_VALUE;
 
   public ApiRequest {
     Objects.requireNonNull(method, "method");
@@ -42,17 +40,19 @@ public record ApiRequest(
 
   public ApiRequest(
       String method, HttpUrl url, byte[] body, String accept, RequestOptions options) {
-    this(method, url, body, accept, null, options);
+    this(method, url, body, accept, NO_DEADLINE, options);
   }
 
   public static ApiRequest get(HttpUrl url, String accept, RequestOptions options) {
     return new ApiRequest("GET", url, null, accept, options);
   }
 
-  /** The same request as a poll of a wait ending at the deadline. */
-  public ApiRequest asPoll(Instant deadline) {
-    return new ApiRequest(
-        method, url, body, accept, Objects.requireNonNull(deadline, "deadline"), options);
+  /** The same request as a poll of a wait ending at the deadline, a {@link Ticker} reading. */
+  public ApiRequest asPoll(long deadline) {
+    if (deadline == NO_DEADLINE) {
+      throw new IllegalArgumentException("a poll needs a deadline");
+    }
+    return new ApiRequest(method, url, body, accept, deadline, options);
   }
 
   /** The URL without its query, for messages and logs: a query can hold a cursor or a signature. */
@@ -62,6 +62,6 @@ public record ApiRequest(
 
   /** Whether this is a poll of a wait for completion. */
   public boolean isPoll() {
-    return deadline != null;
+    return deadline != NO_DEADLINE;
   }
 }

@@ -1,8 +1,6 @@
 package io.formation.sdk.internal;
 
-import java.time.DateTimeException;
 import java.time.Duration;
-import java.time.Instant;
 
 /** The value rules the SDK applies in more than one place, each written once. */
 public final class Checks {
@@ -62,14 +60,5 @@ public final class Checks {
   /** The duration, at most {@link #LONGEST}. */
   public static Duration capped(Duration duration) {
     return duration.compareTo(LONGEST) > 0 ? LONGEST : duration;
-  }
-
-  /** {@code instant + duration}, or {@link Instant#MAX} where that would overflow. */
-  public static Instant plus(Instant instant, Duration duration) {
-    try {
-      return instant.plus(duration);
-    } catch (DateTimeException | ArithmeticException tooFar) {
-      return Instant.MAX;
-    }
   }
 }

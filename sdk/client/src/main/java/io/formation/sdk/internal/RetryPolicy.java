@@ -21,6 +21,7 @@ public final class RetryPolicy {
   private final Duration maxDelay;
   private final Duration maxRetryAfter;
   private final Clock clock;
+  private final Ticker ticker;
   private final DoubleSupplier random;
 
   public RetryPolicy(
@@ -29,12 +30,14 @@ public final class RetryPolicy {
       Duration maxDelay,
       Duration maxRetryAfter,
       Clock clock,
+      Ticker ticker,
       DoubleSupplier random) {
     this.maxRetries = maxRetries;
     this.baseDelay = baseDelay;
     this.maxDelay = maxDelay;
     this.maxRetryAfter = maxRetryAfter;
     this.clock = clock;
+    this.ticker = ticker;
     this.random = random;
   }
 
@@ -51,8 +54,8 @@ public final class RetryPolicy {
     }
     Duration delay = delayBefore(attempt, outcome);
     if (delay != null
-        && request.deadline() != null
-        && Checks.plus(clock.instant(), delay).isAfter(request.deadline())) {
+        && request.isPoll()
+        && ticker.until(request.deadline()).compareTo(delay) < 0) {
       return null;
     }
     return delay;
@@ -98,7 +101,10 @@ public final class RetryPolicy {
     return isTransient(status) && (idempotent || status == 429);
   }
 
-  /** Reads Retry-After as delay-seconds or an HTTP date; null if absent or unreadable. */
+  /**
+   * Reads Retry-After as delay-seconds or an HTTP date; null if absent or unreadable. The wall
+   * clock is read here only, to turn a date into a delay.
+   */
   public Duration retryAfter(Headers headers) {
     String value = headers.get("Retry-After");
     if (value == null) {

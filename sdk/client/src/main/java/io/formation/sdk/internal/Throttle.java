@@ -1,9 +1,7 @@
 package io.formation.sdk.internal;
 
 import java.io.IOException;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,7 +27,7 @@ public final class Throttle {
   /** The most a paused call adds to the pause, as a fraction of it, so resumes spread out. */
   private static final double RESUME_SPREAD = 1.0;
 
-  private final Clock clock;
+  private final Ticker ticker;
   private final Sleeper sleeper;
   private final DoubleSupplier random;
   private final RetryPolicy retryPolicy;
@@ -41,13 +39,13 @@ public final class Throttle {
    * @param burst how many requests the budget lets through at once
    */
   public Throttle(
-      Clock clock,
+      Ticker ticker,
       Sleeper sleeper,
       DoubleSupplier random,
       RetryPolicy retryPolicy,
       double perSecond,
       int burst) {
-    this.clock = clock;
+    this.ticker = ticker;
     this.sleeper = sleeper;
     this.random = random;
     this.retryPolicy = retryPolicy;
@@ -64,17 +62,17 @@ public final class Throttle {
       String origin = Origins.origin(request.url());
       Pause pause = paused.get(origin);
       if (pause != null) {
-        Instant until = pause.until();
-        Duration left = Duration.between(clock.instant(), until);
+        Duration left = ticker.until(pause.until());
         if (!left.isNegative() && !left.isZero()) {
           Duration spread =
               Duration.ofNanos((long) (left.toNanos() * RESUME_SPREAD * random.getAsDouble()));
-          if (request.isPoll() && Checks.plus(until, spread).isAfter(request.deadline())) {
-            return CompletableFuture.completedFuture(new HeldPastDeadline(until));
+          Duration held = left.plus(spread);
+          if (request.isPoll() && ticker.until(request.deadline()).compareTo(held) < 0) {
+            return CompletableFuture.completedFuture(new HeldPastDeadline(left));
           }
-          return sleeper.delay(left.plus(spread)).thenCompose(ignored -> acquire(request));
+          return sleeper.delay(held).thenCompose(ignored -> acquire(request));
         }
-        if (!clock.instant().isBefore(pause.settled())) {
+        if (ticker.until(pause.settled()).compareTo(Duration.ZERO) <= 0) {
           // Kept until the held calls have all resumed, so their refusals stay expected.
           paused.remove(origin, pause);
         }
@@ -92,12 +90,12 @@ public final class Throttle {
       return false;
     }
     Pause pause = paused.get(Origins.origin(url));
-    return pause != null && pause.until().isAfter(clock.instant());
+    return pause != null && ticker.until(pause.until()).compareTo(Duration.ZERO) > 0;
   }
 
-  /** The time by the throttle's clock, to stamp when an attempt was sent. */
-  Instant now() {
-    return clock.instant();
+  /** The time by the throttle's ticker, to stamp when an attempt was sent. */
+  long now() {
+    return ticker.nanoTime();
   }
 
   /**
@@ -109,7 +107,7 @@ public final class Throttle {
    *
    * @param sentAt when the attempt was sent, by {@link #now()}
    */
-  void observe(ApiRequest request, Outcome outcome, Instant sentAt) {
+  void observe(ApiRequest request, Outcome outcome, long sentAt) {
     int status = outcome.statusCode();
     if (outcome.failure() != null || status != 429 && status != 503) {
       return;
@@ -119,13 +117,13 @@ public final class Throttle {
       return;
     }
     Duration pause = Checks.capped(retryAfter);
-    Instant until = Checks.plus(clock.instant(), pause);
-    Instant settled =
-        Checks.plus(until, Duration.ofNanos((long) (pause.toNanos() * RESUME_SPREAD)));
+    long until = ticker.after(pause);
+    long settled = ticker.after(pause.plusNanos((long) (pause.toNanos() * RESUME_SPREAD)));
     paused.merge(
         Origins.origin(request.url()),
         new Pause(until, settled),
-        (current, next) -> sentAt.isBefore(current.settled()) ? current : next);
+        (current, next) ->
+            current.settled() == Ticker.NEVER || sentAt - current.settled() < 0 ? current : next);
   }
 
   /**
@@ -152,8 +150,11 @@ public final class Throttle {
     }
   }
 
-  /** A pause of one origin: until when, and when the calls it held have all resumed. */
-  private record Pause(Instant until, Instant settled) {}
+  /**
+   * A pause of one origin: until when, and when the calls it held have all resumed ({@link Ticker}
+   * readings).
+   */
+  private record Pause(long until, long settled) {}
 
   /** A token bucket with two first-come-first-served queues, creates and actions before polls. */
   private final class Budget {
@@ -162,14 +163,14 @@ public final class Throttle {
     private final Queue<CompletableFuture<IOException>> interactive = new ArrayDeque<>();
     private final Queue<CompletableFuture<IOException>> polls = new ArrayDeque<>();
     private double tokens;
-    private Instant refilled;
+    private long refilled;
     private boolean releasing;
 
     Budget(double perSecond, int burst) {
       this.perNano = perSecond / 1e9;
       this.burst = burst;
       this.tokens = burst;
-      this.refilled = clock.instant();
+      this.refilled = ticker.nanoTime();
     }
 
     CompletableFuture<IOException> take(boolean isInteractive) {
@@ -245,8 +246,8 @@ public final class Throttle {
     }
 
     private void refill() {
-      Instant now = clock.instant();
-      long elapsed = Duration.between(refilled, now).toNanos();
+      long now = ticker.nanoTime();
+      long elapsed = now - refilled;
       if (elapsed > 0) {
         tokens = Math.min(burst, tokens + elapsed * perNano);
         refilled = now;
@@ -258,10 +259,10 @@ public final class Throttle {
   static final class HeldPastDeadline extends IOException {
     private static final long serialVersionUID = 1L;
 
-    HeldPastDeadline(Instant until) {
+    HeldPastDeadline(Duration left) {
       super(
-          "the service's Retry-After holds calls until "
-              + until
+          "the service's Retry-After holds calls for another "
+              + left
               + ", past the wait's deadline; nothing was sent");
     }
   }

@@ -3,7 +3,6 @@ package io.formation.sdk.internal;
 import io.formation.sdk.TokenProvider;
 import java.io.IOException;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -31,6 +30,9 @@ public final class Transport {
 
   /** How often blocking calls are checked for an interrupted caller: OkHttp ignores interrupts. */
   private static final Duration INTERRUPT_CHECK = Duration.ofMillis(100);
+
+  /** The send time of an attempt that never went out. */
+  private static final long NOT_SENT = Long.MIN_VALUE;
 
   private final OkHttpClient http;
   private final TokenProvider tokens;
@@ -115,7 +117,7 @@ public final class Transport {
             "Interrupted while waiting to send " + Responses.describe(request), e);
       }
       long started = System.nanoTime();
-      Instant sentAt = throttle.now();
+      long sentAt = throttle.now();
       Outcome outcome;
       if (held != null) {
         outcome = Outcome.notSent(held);
@@ -213,7 +215,7 @@ public final class Transport {
                     operation.fail(AsyncOperation.unwrap(error));
                   } else if (held != null) {
                     afterAttempt(
-                        request, reader, attempt, operation, Outcome.notSent(held), 0, null);
+                        request, reader, attempt, operation, Outcome.notSent(held), 0, NOT_SENT);
                   } else {
                     sendAttempt(request, reader, attempt, operation);
                   }
@@ -228,7 +230,7 @@ public final class Transport {
     Call call = newCall(request);
     events.attemptStarted(request, attempt, retryPolicy.maxAttempts(request));
     long started = System.nanoTime();
-    Instant sentAt = throttle.now();
+    long sentAt = throttle.now();
     CompletableFuture<Outcome> outcome = new CompletableFuture<>();
     outcome.whenComplete(
         (ignored, error) -> {
@@ -294,8 +296,8 @@ public final class Transport {
       AsyncOperation<T> operation,
       Outcome outcome,
       long nanos,
-      Instant sentAt) {
-    if (sentAt != null) {
+      long sentAt) {
+    if (sentAt != NOT_SENT) {
       throttle.observe(request, outcome, sentAt);
     }
     Duration delay = closed ? null : retryPolicy.delayAfter(request, attempt, outcome);
