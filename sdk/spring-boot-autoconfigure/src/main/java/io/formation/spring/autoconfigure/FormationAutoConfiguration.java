@@ -14,6 +14,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -72,18 +73,21 @@ public class FormationAutoConfiguration {
 
   @Bean
   @ConditionalOnMissingBean
+  @ConditionalOnSingleCandidate(FormationClient.class)
   Teams formationTeams(FormationClient client) {
     return client.teams();
   }
 
   @Bean
   @ConditionalOnMissingBean
+  @ConditionalOnSingleCandidate(FormationClient.class)
   DocumentSets formationDocumentSets(FormationClient client) {
     return client.documentSets();
   }
 
   @Bean
   @ConditionalOnMissingBean
+  @ConditionalOnSingleCandidate(FormationClient.class)
   Forms formationForms(FormationClient client) {
     return client.forms();
   }

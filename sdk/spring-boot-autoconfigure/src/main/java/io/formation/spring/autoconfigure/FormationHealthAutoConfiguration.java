@@ -2,11 +2,11 @@ package io.formation.spring.autoconfigure;
 
 import io.formation.sdk.FormationClient;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -19,7 +19,7 @@ import org.springframework.context.annotation.Configuration;
  */
 @AutoConfiguration(after = FormationAutoConfiguration.class)
 @ConditionalOnProperty(name = "management.health.formation.enabled", havingValue = "true")
-@ConditionalOnBean(FormationClient.class)
+@ConditionalOnSingleCandidate(FormationClient.class)
 public class FormationHealthAutoConfiguration {
   /** Only Spring creates it. */
   FormationHealthAutoConfiguration() {}

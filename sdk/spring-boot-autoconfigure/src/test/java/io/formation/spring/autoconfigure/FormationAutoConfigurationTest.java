@@ -158,6 +158,18 @@ class FormationAutoConfigurationTest {
   }
 
   @Test
+  void withTwoClientsOfTheApplicationsOwnNoServiceIsGuessed() {
+    runner
+        .withUserConfiguration(OwnClient.class, SecondClient.class)
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              assertThat(context).doesNotHaveBean(Teams.class);
+              assertThat(context).doesNotHaveBean(DocumentSets.class);
+            });
+  }
+
+  @Test
   void aProxyCarriesEveryRequest() throws Exception {
     server.enqueue(Fixtures.ok("teams.json"));
     runner
@@ -180,6 +192,17 @@ class FormationAutoConfigurationTest {
       return FormationClient.builder()
           .baseUrl("https://own.formation.test")
           .accessToken("own")
+          .build();
+    }
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  static class SecondClient {
+    @Bean(destroyMethod = "close")
+    FormationClient secondClient() {
+      return FormationClient.builder()
+          .baseUrl("https://second.formation.test")
+          .accessToken("second")
           .build();
     }
   }
