@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.formation.sandbox.FormationSandbox;
 import io.formation.sandbox.SandboxOptions;
 import io.formation.sandbox.SandboxRequest;
+import io.formation.spring.autoconfigure.FormationProperties;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -59,7 +60,7 @@ class ConfiguredServiceTest {
   @Test
   void noSandboxIsStarted(CapturedOutput output) {
     assertThat(context.getBeansOfType(FormationSandbox.class)).isEmpty();
-    assertThat(output).doesNotContain("embedded sandbox");
+    assertThat(output).doesNotContain("Formation sandbox");
   }
 
   @Test
