@@ -72,6 +72,26 @@ class RequestOptionsTest {
   }
 
   @Test
+  void aCreatesRetryCarriesItsKeyAndNoOtherRequestCarriesOne() throws Exception {
+    server.enqueue(status(429));
+    server.enqueue(documentSet("ds_1", "finalizing"));
+    server.enqueue(documentSet("ds_1", "complete"));
+    server.enqueue(json("[]"));
+    try (FormationClient client = TestClients.client(server, time)) {
+      DocumentSets tagged = client.documentSets().withOptions(TAGGED);
+      tagged.create(DocumentSets.DELAWARE_CORPORATION);
+      tagged.awaitCompletion("ds_1");
+      client.forms().withOptions(TAGGED).list("ds_1");
+    }
+    String first = server.takeRequest().getHeaders().get("Idempotency-Key");
+    String retry = server.takeRequest().getHeaders().get("Idempotency-Key");
+    assertThat(first).isNotBlank();
+    assertThat(retry).isEqualTo(first);
+    assertThat(server.takeRequest().getHeaders().get("Idempotency-Key")).isNull();
+    assertThat(server.takeRequest().getHeaders().get("Idempotency-Key")).isNull();
+  }
+
+  @Test
   void retriesForOneCallReplaceTheClients() {
     server.enqueue(status(503));
     server.enqueue(documentSet("ds_1", "finalizing"));
