@@ -3,8 +3,8 @@ package io.formation.examples.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.formation.sandbox.FormationSandbox;
-import io.formation.sandbox.RecordedRequest;
 import io.formation.sandbox.SandboxOptions;
+import io.formation.sandbox.SandboxRequest;
 import io.formation.spring.autoconfigure.FormationProperties;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
@@ -54,7 +54,7 @@ class ConfiguredServiceTest {
 
     assertThat(started.status()).isEqualTo(201);
     assertThat(SERVICE.documentSets()).hasSize(1);
-    assertThat(SERVICE.requests()).isNotEmpty().allMatch(RecordedRequest::authorized);
+    assertThat(SERVICE.requests()).isNotEmpty().allMatch(SandboxRequest::authorized);
   }
 
   @Test

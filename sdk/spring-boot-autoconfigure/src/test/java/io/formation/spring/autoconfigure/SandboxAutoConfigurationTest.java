@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.formation.sandbox.FormationSandbox;
-import io.formation.sandbox.RecordedRequest;
+import io.formation.sandbox.SandboxRequest;
 import io.formation.sdk.DocumentSets;
 import io.formation.sdk.model.DocumentSet;
 import java.io.IOException;
@@ -35,7 +35,7 @@ class SandboxAutoConfigurationTest {
                   context.getBean(DocumentSets.class).create(DocumentSets.DELAWARE_CORPORATION);
 
               assertThat(sandbox.documentSet(set.id())).isPresent();
-              assertThat(sandbox.requests()).isNotEmpty().allMatch(RecordedRequest::authorized);
+              assertThat(sandbox.requests()).isNotEmpty().allMatch(SandboxRequest::authorized);
               assertThat(output).contains("started the Formation sandbox at " + sandbox.baseUrl());
             });
   }

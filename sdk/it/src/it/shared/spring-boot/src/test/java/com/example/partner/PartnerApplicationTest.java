@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.formation.sandbox.FormationSandbox;
-import io.formation.sandbox.RecordedRequest;
 import io.formation.sandbox.SandboxOptions;
+import io.formation.sandbox.SandboxRequest;
 import io.formation.sandbox.SandboxTemplates;
 import io.formation.sdk.DocumentSets;
 import io.formation.sdk.FormationClient;
@@ -84,7 +84,7 @@ class PartnerApplicationTest {
                 .build());
 
     assertThat(done.state().isComplete()).isTrue();
-    assertThat(sandbox.requests()).allMatch(RecordedRequest::authorized);
+    assertThat(sandbox.requests()).allMatch(SandboxRequest::authorized);
   }
 
   @Test

@@ -13,12 +13,13 @@ import java.util.OptionalInt;
 import java.util.TreeMap;
 
 /**
- * A request a {@link FormationSandbox} received and what it did with it, kept for assertions.
+ * A request a {@link FormationSandbox} received and what it did with it, kept for assertions. Named
+ * apart from mockwebserver3's {@code RecordedRequest}, which the same tests often import.
  * Immutable. The {@code Authorization} header is never kept verbatim: its value reads {@value
  * #REDACTED}, and {@link #authorized()} says whether it carried the sandbox's bearer token.
  *
  * <pre>{@code
- * List<RecordedRequest> creates =
+ * List<SandboxRequest> creates =
  *     sandbox.requests().stream()
  *         .filter(r -> r.method().equals("POST") && r.path().equals("/v1/document_sets"))
  *         .toList();
@@ -27,7 +28,7 @@ import java.util.TreeMap;
  * assertThat(creates.get(0).status()).hasValue(201);
  * }</pre>
  */
-public final class RecordedRequest {
+public final class SandboxRequest {
 
   /** What an {@code Authorization} header's value reads in a recording. */
   public static final String REDACTED = "<redacted>";
@@ -55,7 +56,7 @@ public final class RecordedRequest {
   private final Fault fault;
   private final boolean processed;
 
-  RecordedRequest(
+  SandboxRequest(
       long sequence,
       Instant receivedAt,
       String method,
@@ -178,6 +179,6 @@ public final class RecordedRequest {
         fault == null
             ? Integer.toString(status)
             : fault + (fault == Fault.DROPPED ? (processed ? " after processing" : "") : "");
-    return "RecordedRequest[#" + sequence + " " + method + " " + target() + " -> " + outcome + "]";
+    return "SandboxRequest[#" + sequence + " " + method + " " + target() + " -> " + outcome + "]";
   }
 }
