@@ -2,29 +2,69 @@ package io.formation.sdk.internal;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * An async operation made of steps run one after another (attempts, waits, polls). Cancelling
- * {@link #result()} cancels the step in flight, and no later step starts.
+ * An async operation made of steps run one after another (attempts, waits, polls). Completing
+ * {@link #result()} in any way (cancel, {@code complete}, {@code completeExceptionally}, {@code
+ * orTimeout}) cancels the step in flight, which gives back a queued turn unspent, and no later step
+ * starts.
+ *
+ * <p>The caller's future completes on the completions executor, never on the thread that ended the
+ * last step (OkHttp's dispatcher or the client's scheduler): a slow callback of the caller then
+ * holds neither a connection slot nor every timer of the client, as the AWS SDK v2 does with its
+ * future-completion executor.
  */
 public final class AsyncOperation<T> {
   private final CompletableFuture<T> result = new CompletableFuture<>();
+  private final CompletableFuture<T> returned;
   private final AtomicReference<Future<?>> step = new AtomicReference<>();
 
-  public AsyncOperation() {
+  /**
+   * @param completions where the caller's future completes; null for an operation that is a step of
+   *     another one, whose future only the SDK waits on
+   */
+  public AsyncOperation(Executor completions) {
+    returned = completions == null ? result : new CompletableFuture<>();
     result.whenComplete(
-        (ignored, error) -> {
+        (value, error) -> {
+          // Ended by the SDK, the step is already over; ended by the caller, it is dropped.
           Future<?> inFlight = step.get();
-          if (result.isCancelled() && inFlight != null) {
+          if (inFlight != null) {
             inFlight.cancel(true);
           }
+          if (returned != result && !returned.isDone()) {
+            complete(completions, value, error);
+          }
         });
+    if (returned != result) {
+      returned.whenComplete((value, error) -> result.cancel(true));
+    }
   }
 
+  private void complete(Executor completions, T value, Throwable error) {
+    Runnable copy =
+        () -> {
+          if (error != null) {
+            returned.completeExceptionally(unwrap(error));
+          } else {
+            returned.complete(value);
+          }
+        };
+    try {
+      completions.execute(copy);
+    } catch (RejectedExecutionException closed) {
+      // A closed client's executor takes nothing more; the future must still complete.
+      copy.run();
+    }
+  }
+
+  /** The caller's future. */
   public CompletableFuture<T> result() {
-    return result;
+    return returned;
   }
 
   /**
