@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -72,8 +73,8 @@ public final class FormationClient implements AutoCloseable {
   private static final int MAX_REQUESTS = 64;
   private static final int MAX_REQUESTS_PER_HOST = 16;
 
-  /** The most threads of the default completion executor. */
-  private static final int MAX_COMPLETION_THREADS = 64;
+  /** The threads of the default completion executor: completing a future is quick. */
+  private static final int COMPLETION_THREADS = 4;
 
   private final String baseUrl;
   private final Transport transport;
@@ -262,19 +263,21 @@ public final class FormationClient implements AutoCloseable {
   }
 
   /**
-   * The default completion executor: daemon threads started only when every one is busy and ended
-   * after ten seconds idle, so quick completions share one or two while callbacks that block get
-   * threads of their own, up to {@link #MAX_COMPLETION_THREADS}. Past that, a future completes on
-   * the thread that ended the call, as without an executor.
+   * The default completion executor: a few daemon threads, started when first needed and ended
+   * after ten seconds idle, with a queue, so a burst of completions never starts a thread each (the
+   * AWS SDK v2's has 8 and a queue of 1,000).
    */
   private static ExecutorService newCompletionExecutor() {
-    return new ThreadPoolExecutor(
-        0,
-        MAX_COMPLETION_THREADS,
-        10,
-        TimeUnit.SECONDS,
-        new SynchronousQueue<>(),
-        SchedulerSleeper.daemonThreads("formation-completion"));
+    ThreadPoolExecutor executor =
+        new ThreadPoolExecutor(
+            COMPLETION_THREADS,
+            COMPLETION_THREADS,
+            10,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(),
+            SchedulerSleeper.daemonThreads("formation-completion"));
+    executor.allowCoreThreadTimeOut(true);
+    return executor;
   }
 
   /**
@@ -506,11 +509,12 @@ public final class FormationClient implements AutoCloseable {
 
     /**
      * Where the futures of async calls complete, and so where callbacks attached to them run
-     * ({@code thenAccept} and the like). Default: daemon threads of the client's own, started when
-     * all are busy (at most 64) and shut down by {@link FormationClient#close()}. Never OkHttp's
-     * threads: a slow callback there would hold a connection slot and stall unrelated calls. An
-     * executor given here with too few threads makes completions wait behind slow callbacks; slow
-     * work is best moved onto an executor of your own ({@code thenAcceptAsync(work, yours)}).
+     * ({@code thenAccept} and the like). Default: four daemon threads of the client's own, shut
+     * down by {@link FormationClient#close()}. Never OkHttp's threads: a slow callback there would
+     * hold a connection slot and stall unrelated calls. A callback that blocks still holds one of
+     * these threads, and completions queue behind four such callbacks (the calls themselves go on);
+     * move slow work onto an executor of your own ({@code thenAcceptAsync(work, yours)}) or give
+     * one here sized for it.
      *
      * @param executor runs the completion of every future the client returns; it stays the caller's
      *     to shut down

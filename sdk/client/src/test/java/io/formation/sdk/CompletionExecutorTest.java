@@ -45,7 +45,7 @@ class CompletionExecutorTest {
   }
 
   @Test
-  void sixteenSlowCallbacksHoldNoConnectionSlotAndAnUnrelatedCallCompletes() throws Exception {
+  void sixteenSlowCallbacksHoldNoConnectionSlotSoAnUnrelatedCallGoesOut() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
     List<String> callbackThreads = new CopyOnWriteArrayList<>();
     try (FormationClient client = TestClients.client(server, time)) {
@@ -66,12 +66,17 @@ class CompletionExecutorTest {
         server.takeRequest();
       }
 
-      // OkHttp allows 16 calls to a host at once: on its threads, the 16 callbacks held them all.
+      // OkHttp allows 16 calls to a host at once: on its threads, the 16 callbacks held them all
+      // and this call never went out.
       CompletableFuture<DocumentSet> unrelated = client.documentSets().getAsync("ds_other");
 
-      assertThat(unrelated).succeedsWithin(SAFETY_NET);
+      assertThat(server.takeRequest(SAFETY_NET.toSeconds(), TimeUnit.SECONDS))
+          .isNotNull()
+          .extracting(request -> request.getTarget())
+          .isEqualTo("/v1/document_sets/ds_other");
       assertThat(slow).noneMatch(CompletableFuture::isDone);
       release.countDown();
+      assertThat(unrelated).succeedsWithin(SAFETY_NET);
       assertThat(CompletableFuture.allOf(slow.toArray(CompletableFuture[]::new)))
           .succeedsWithin(SAFETY_NET);
     }

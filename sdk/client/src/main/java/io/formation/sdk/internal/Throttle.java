@@ -71,6 +71,12 @@ public final class Throttle {
    */
   private static final long MIN_RELEASE_NANOS = 2_000_000L;
 
+  /**
+   * A queued turn whose deadline is less than this beyond its expected turn gets a timer that fails
+   * it at its deadline; any other is failed, if late, when its turn comes.
+   */
+  private static final Duration DEADLINE_TIMER_MARGIN = Duration.ofSeconds(10);
+
   /** How much longer than an interactive call a poll must have waited to go before it. */
   static final Duration POLL_HANDICAP = Duration.ofSeconds(1);
 
@@ -444,6 +450,7 @@ public final class Throttle {
       boolean isInteractive = !request.isPoll();
       Turn turn;
       Duration release;
+      long expected;
       synchronized (this) {
         if (!isActive()) {
           sent(now);
@@ -458,7 +465,7 @@ public final class Throttle {
         }
         double rate = rate(now);
         int ahead = interactive.size() + (isInteractive ? 0 : polls.size());
-        long expected = (long) (Math.max(0, ahead + 1 - tokens) / rate * 1e9);
+        expected = (long) (Math.max(0, ahead + 1 - tokens) / rate * 1e9);
         if (deadline != Ticker.NEVER && deadline - now < expected) {
           turn = null;
           release = Duration.ofNanos(expected);
@@ -472,8 +479,11 @@ public final class Throttle {
         return heldBack(request, release, "the rate the service allows holds calls in a queue");
       }
       startRelease(release);
-      if (deadline != Ticker.NEVER && !turn.isDone()) {
+      if (deadline != Ticker.NEVER
+          && deadline - now < expected + DEADLINE_TIMER_MARGIN.toNanos()
+          && !turn.isDone()) {
         // Overtaken by later interactive calls, a poll may still reach its deadline in the queue.
+        // Timed only when the deadline is near: a turn far from it is checked when released.
         CompletableFuture<Void> timer = sleeper.delay(Duration.ofNanos(deadline - now));
         timer.thenRun(() -> turn.completeExceptionally(late(turn.request)));
         turn.whenComplete((value, failure) -> timer.cancel(false));
