@@ -1,11 +1,12 @@
 package io.formation.sdk.internal;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * An async operation made of steps run one after another (attempts, waits, polls). Completing
@@ -19,47 +20,29 @@ import java.util.concurrent.atomic.AtomicReference;
  * future-completion executor.
  */
 public final class AsyncOperation<T> {
-  private final CompletableFuture<T> result = new CompletableFuture<>();
-  private final CompletableFuture<T> returned;
-  private final AtomicReference<Future<?>> step = new AtomicReference<>();
+  private static final VarHandle ENDED;
+
+  static {
+    try {
+      ENDED = MethodHandles.lookup().findVarHandle(AsyncOperation.class, "ended", int.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  // Plain fields and a subclassed future rather than callbacks on futures: thousands of waits are
+  // in flight at once, and each callback costs a completion object and a future of its own.
+  private final Executor completions;
+  private final Returned<T> returned = new Returned<>(this);
+  private volatile Future<?> step;
+  private volatile int ended;
 
   /**
    * @param completions where the caller's future completes; null for an operation that is a step of
    *     another one, whose future only the SDK waits on
    */
   public AsyncOperation(Executor completions) {
-    returned = completions == null ? result : new CompletableFuture<>();
-    result.whenComplete(
-        (value, error) -> {
-          // Ended by the SDK, the step is already over; ended by the caller, it is dropped.
-          Future<?> inFlight = step.get();
-          if (inFlight != null) {
-            inFlight.cancel(true);
-          }
-          if (returned != result && !returned.isDone()) {
-            complete(completions, value, error);
-          }
-        });
-    if (returned != result) {
-      returned.whenComplete((value, error) -> result.cancel(true));
-    }
-  }
-
-  private void complete(Executor completions, T value, Throwable error) {
-    Runnable copy =
-        () -> {
-          if (error != null) {
-            returned.completeExceptionally(unwrap(error));
-          } else {
-            returned.complete(value);
-          }
-        };
-    try {
-      completions.execute(copy);
-    } catch (RejectedExecutionException closed) {
-      // A closed client's executor takes nothing more; the future must still complete.
-      copy.run();
-    }
+    this.completions = completions;
   }
 
   /** The caller's future. */
@@ -73,8 +56,8 @@ public final class AsyncOperation<T> {
    * @return false, after cancelling the step, if the operation already ended
    */
   public boolean track(Future<?> next) {
-    step.set(next);
-    if (result.isDone()) {
+    step = next;
+    if (ended != 0) {
       next.cancel(true);
       return false;
     }
@@ -123,14 +106,94 @@ public final class AsyncOperation<T> {
   }
 
   public boolean isDone() {
-    return result.isDone();
+    return ended != 0;
   }
 
   public void complete(T value) {
-    result.complete(value);
+    if (end()) {
+      deliver(value, null);
+    }
   }
 
   public void fail(Throwable error) {
-    result.completeExceptionally(error);
+    if (end()) {
+      deliver(null, error);
+    }
+  }
+
+  /**
+   * Ends the operation, once: the step in flight is cancelled. Ended by the SDK, that step is
+   * already over; ended by the caller, it is dropped (a queued turn given back unspent).
+   */
+  private boolean end() {
+    if (!ENDED.compareAndSet(this, 0, 1)) {
+      return false;
+    }
+    Future<?> inFlight = step;
+    if (inFlight != null) {
+      inFlight.cancel(true);
+    }
+    return true;
+  }
+
+  private void deliver(T value, Throwable error) {
+    if (completions == null) {
+      returned.deliver(value, error);
+      return;
+    }
+    try {
+      completions.execute(() -> returned.deliver(value, error));
+    } catch (RejectedExecutionException closed) {
+      // A closed client's executor takes nothing more; the future must still complete.
+      returned.deliver(value, error);
+    }
+  }
+
+  /**
+   * The caller's future. Completing it in any way ({@code cancel}, {@code complete}, {@code
+   * completeExceptionally}, and so {@code orTimeout} and {@code completeOnTimeout}) ends the
+   * operation.
+   */
+  private static final class Returned<T> extends CompletableFuture<T> {
+    private final AsyncOperation<T> operation;
+
+    Returned(AsyncOperation<T> operation) {
+      this.operation = operation;
+    }
+
+    void deliver(T value, Throwable error) {
+      if (error != null) {
+        super.completeExceptionally(error);
+      } else {
+        super.complete(value);
+      }
+    }
+
+    @Override
+    public boolean complete(T value) {
+      boolean completed = super.complete(value);
+      if (completed) {
+        operation.end();
+      }
+      return completed;
+    }
+
+    @Override
+    public boolean completeExceptionally(Throwable error) {
+      boolean completed = super.completeExceptionally(error);
+      if (completed) {
+        operation.end();
+      }
+      return completed;
+    }
+
+    @Override
+    public boolean cancel(boolean mayInterruptIfRunning) {
+      boolean cancelled = super.cancel(mayInterruptIfRunning);
+      if (cancelled) {
+        operation.end();
+      }
+      return cancelled;
+    }
   }
 }
