@@ -320,7 +320,7 @@ public final class DocumentSets {
     Objects.requireNonNull(options, "options");
     Origins.requireId("document set id", id);
     Poller poller = new Poller(id, options, ticker, random, retryPolicy, transport.events());
-    AsyncOperation<DocumentSet> operation = new AsyncOperation<>();
+    AsyncOperation<DocumentSet> operation = new AsyncOperation<>(transport.completions());
     Duration first = poller.beforeFirstPoll();
     if (first.isZero()) {
       pollAsync(id, poller, operation);
@@ -336,7 +336,7 @@ public final class DocumentSets {
    */
   private void pollAsync(String id, Poller poller, AsyncOperation<DocumentSet> operation) {
     CompletableFuture<DocumentSet> result =
-        transport.sendAsync(getRequest(id).asPoll(poller.deadline()), DocumentSets::read);
+        transport.sendAsyncStep(getRequest(id).asPoll(poller.deadline()), DocumentSets::read);
     if (!operation.track(result)) {
       return;
     }

@@ -19,7 +19,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -72,10 +74,14 @@ public final class FormationClient implements AutoCloseable {
   private static final int MAX_REQUESTS = 64;
   private static final int MAX_REQUESTS_PER_HOST = 16;
 
+  /** The threads of the default completion executor: completing a future is quick. */
+  private static final int COMPLETION_THREADS = 4;
+
   private final String baseUrl;
   private final Transport transport;
   private final OkHttpClient ownHttp;
   private final SchedulerSleeper scheduler = new SchedulerSleeper();
+  private final ExecutorService ownCompletions;
   private final Teams teams;
   private final DocumentSets documentSets;
   private final Forms forms;
@@ -124,6 +130,7 @@ public final class FormationClient implements AutoCloseable {
             builder.ticker,
             builder.random);
     Sleeper sleeper = builder.sleeper != null ? builder.sleeper : scheduler;
+    this.ownCompletions = builder.completionExecutor == null ? newCompletionExecutor() : null;
     this.transport =
         new Transport(
             http,
@@ -135,10 +142,13 @@ public final class FormationClient implements AutoCloseable {
                 sleeper,
                 builder.random,
                 retryPolicy,
+                Exceptions.INSTANCE,
+                builder.callTimeout,
                 builder.budgetPerSecond,
                 builder.budgetBurst),
             sleeper,
             scheduler,
+            builder.completionExecutor == null ? ownCompletions : builder.completionExecutor,
             Exceptions.INSTANCE,
             new Events(builder.listener, Log.fromEnvironment()),
             Version.userAgent(builder.userAgentProduct),
@@ -215,6 +225,10 @@ public final class FormationClient implements AutoCloseable {
   public void close() {
     transport.close();
     scheduler.close();
+    if (ownCompletions != null) {
+      // The futures failed by the close above complete first: shutdown runs what was queued.
+      ownCompletions.shutdown();
+    }
     if (ownHttp != null) {
       ownHttp.dispatcher().cancelAll();
       ownHttp.dispatcher().executorService().shutdown();
@@ -250,6 +264,24 @@ public final class FormationClient implements AutoCloseable {
   }
 
   /**
+   * The default completion executor: a few daemon threads, started when first needed and ended
+   * after ten seconds idle, with a queue, so a burst of completions never starts a thread each (the
+   * AWS SDK v2's has 8 and a queue of 1,000).
+   */
+  private static ExecutorService newCompletionExecutor() {
+    ThreadPoolExecutor executor =
+        new ThreadPoolExecutor(
+            COMPLETION_THREADS,
+            COMPLETION_THREADS,
+            10,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(),
+            SchedulerSleeper.daemonThreads("formation-completion"));
+    executor.allowCoreThreadTimeOut(true);
+    return executor;
+  }
+
+  /**
    * Configures a {@link FormationClient}. A base URL and a token (or token provider) are required;
    * everything else has a default.
    *
@@ -278,6 +310,7 @@ public final class FormationClient implements AutoCloseable {
     private double budgetPerSecond;
     private int budgetBurst;
     private OkHttpClient httpClient;
+    private Executor completionExecutor;
     private final List<String> trustedOrigins = new ArrayList<>();
     private boolean allowInsecureHttp;
     private String userAgentProduct;
@@ -412,13 +445,18 @@ public final class FormationClient implements AutoCloseable {
     }
 
     /**
-     * A request budget every call of this client shares, blocking and async: at most {@code
-     * requestsPerSecond} on average, and {@code burst} at once after a quiet spell. Calls beyond it
-     * wait their turn, first come, first served (async ones without parking a thread), and polls of
-     * {@code awaitCompletion} give way to creates, forms and actions when the budget is short. Set
-     * it at or a little under the service's rate limit when many sets are in flight. Default: none.
+     * A ceiling on the rate of this client's calls to each origin, blocking and async alike: at
+     * most {@code requestsPerSecond} on average, and {@code burst} at once after a quiet spell.
+     * Without it the client still adapts: it learns each origin's rate from the service's 429s (and
+     * 503s with {@code Retry-After}), slows below it, and probes upward again once refusals stop;
+     * the budget caps what it probes up to. Calls beyond the rate wait their turn, first come,
+     * first served (async ones without parking a thread); polls of {@code awaitCompletion} give way
+     * to creates, forms and actions, but never for longer than a second, and no call waits past its
+     * own timeout or its wait's deadline: it fails with a {@link RateLimitException} that says when
+     * to retry. Set it at or a little under the service's rate limit when you know it. Default:
+     * none.
      *
-     * @param requestsPerSecond the average number of requests per second
+     * @param requestsPerSecond the average number of requests per second, per origin
      * @param burst the number of requests let through at once after a quiet spell
      * @return this builder
      * @throws IllegalArgumentException if the rate is not positive and finite or the burst below 1
@@ -464,6 +502,24 @@ public final class FormationClient implements AutoCloseable {
      */
     public Builder httpClient(OkHttpClient httpClient) {
       this.httpClient = Objects.requireNonNull(httpClient, "httpClient");
+      return this;
+    }
+
+    /**
+     * Where the futures of async calls complete, and so where callbacks attached to them run
+     * ({@code thenAccept} and the like). Default: four daemon threads of the client's own, shut
+     * down by {@link FormationClient#close()}. Never OkHttp's threads: a slow callback there would
+     * hold a connection slot and stall unrelated calls. A callback that blocks still holds one of
+     * these threads, and completions queue behind four such callbacks (the calls themselves go on);
+     * move slow work onto an executor of your own ({@code thenAcceptAsync(work, yours)}) or give
+     * one here sized for it.
+     *
+     * @param executor runs the completion of every future the client returns; it stays the caller's
+     *     to shut down
+     * @return this builder
+     */
+    public Builder completionExecutor(Executor executor) {
+      this.completionExecutor = Objects.requireNonNull(executor, "executor");
       return this;
     }
 

@@ -90,10 +90,12 @@ class FaultPromptnessTest extends FaultFixture {
 
   static Stream<Arguments> unavailableServices() {
     return Stream.of(
+        // The first poll's 503 pauses the origin for 30 s: the next poll is held back at once,
+        // with the time to retry, rather than sent or held past the 2 s deadline.
         Arguments.of(
             "503 with Retry-After: 30",
             json(503, "").withHeader("Retry-After", "30"),
-            ServerException.class),
+            RateLimitException.class),
         Arguments.of(
             "429 with Retry-After: 30",
             json(429, "").withHeader("Retry-After", "30"),

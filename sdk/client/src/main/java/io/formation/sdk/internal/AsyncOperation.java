@@ -1,30 +1,53 @@
 package io.formation.sdk.internal;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
- * An async operation made of steps run one after another (attempts, waits, polls). Cancelling
- * {@link #result()} cancels the step in flight, and no later step starts.
+ * An async operation made of steps run one after another (attempts, waits, polls). Completing
+ * {@link #result()} in any way (cancel, {@code complete}, {@code completeExceptionally}, {@code
+ * orTimeout}) cancels the step in flight, which gives back a queued turn unspent, and no later step
+ * starts.
+ *
+ * <p>The caller's future completes on the completions executor, never on the thread that ended the
+ * last step (OkHttp's dispatcher or the client's scheduler): a slow callback of the caller then
+ * holds neither a connection slot nor every timer of the client, as the AWS SDK v2 does with its
+ * future-completion executor.
  */
 public final class AsyncOperation<T> {
-  private final CompletableFuture<T> result = new CompletableFuture<>();
-  private final AtomicReference<Future<?>> step = new AtomicReference<>();
+  private static final VarHandle ENDED;
 
-  public AsyncOperation() {
-    result.whenComplete(
-        (ignored, error) -> {
-          Future<?> inFlight = step.get();
-          if (result.isCancelled() && inFlight != null) {
-            inFlight.cancel(true);
-          }
-        });
+  static {
+    try {
+      ENDED = MethodHandles.lookup().findVarHandle(AsyncOperation.class, "ended", int.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
   }
 
+  // Plain fields and a subclassed future rather than callbacks on futures: thousands of waits are
+  // in flight at once, and each callback costs a completion object and a future of its own.
+  private final Executor completions;
+  private final Returned<T> returned = new Returned<>(this);
+  private volatile Future<?> step;
+  private volatile int ended;
+
+  /**
+   * @param completions where the caller's future completes; null for an operation that is a step of
+   *     another one, whose future only the SDK waits on
+   */
+  public AsyncOperation(Executor completions) {
+    this.completions = completions;
+  }
+
+  /** The caller's future. */
   public CompletableFuture<T> result() {
-    return result;
+    return returned;
   }
 
   /**
@@ -33,8 +56,8 @@ public final class AsyncOperation<T> {
    * @return false, after cancelling the step, if the operation already ended
    */
   public boolean track(Future<?> next) {
-    step.set(next);
-    if (result.isDone()) {
+    step = next;
+    if (ended != 0) {
       next.cancel(true);
       return false;
     }
@@ -83,14 +106,94 @@ public final class AsyncOperation<T> {
   }
 
   public boolean isDone() {
-    return result.isDone();
+    return ended != 0;
   }
 
   public void complete(T value) {
-    result.complete(value);
+    if (end()) {
+      deliver(value, null);
+    }
   }
 
   public void fail(Throwable error) {
-    result.completeExceptionally(error);
+    if (end()) {
+      deliver(null, error);
+    }
+  }
+
+  /**
+   * Ends the operation, once: the step in flight is cancelled. Ended by the SDK, that step is
+   * already over; ended by the caller, it is dropped (a queued turn given back unspent).
+   */
+  private boolean end() {
+    if (!ENDED.compareAndSet(this, 0, 1)) {
+      return false;
+    }
+    Future<?> inFlight = step;
+    if (inFlight != null) {
+      inFlight.cancel(true);
+    }
+    return true;
+  }
+
+  private void deliver(T value, Throwable error) {
+    if (completions == null) {
+      returned.deliver(value, error);
+      return;
+    }
+    try {
+      completions.execute(() -> returned.deliver(value, error));
+    } catch (RejectedExecutionException closed) {
+      // A closed client's executor takes nothing more; the future must still complete.
+      returned.deliver(value, error);
+    }
+  }
+
+  /**
+   * The caller's future. Completing it in any way ({@code cancel}, {@code complete}, {@code
+   * completeExceptionally}, and so {@code orTimeout} and {@code completeOnTimeout}) ends the
+   * operation.
+   */
+  private static final class Returned<T> extends CompletableFuture<T> {
+    private final AsyncOperation<T> operation;
+
+    Returned(AsyncOperation<T> operation) {
+      this.operation = operation;
+    }
+
+    void deliver(T value, Throwable error) {
+      if (error != null) {
+        super.completeExceptionally(error);
+      } else {
+        super.complete(value);
+      }
+    }
+
+    @Override
+    public boolean complete(T value) {
+      boolean completed = super.complete(value);
+      if (completed) {
+        operation.end();
+      }
+      return completed;
+    }
+
+    @Override
+    public boolean completeExceptionally(Throwable error) {
+      boolean completed = super.completeExceptionally(error);
+      if (completed) {
+        operation.end();
+      }
+      return completed;
+    }
+
+    @Override
+    public boolean cancel(boolean mayInterruptIfRunning) {
+      boolean cancelled = super.cancel(mayInterruptIfRunning);
+      if (cancelled) {
+        operation.end();
+      }
+      return cancelled;
+    }
   }
 }

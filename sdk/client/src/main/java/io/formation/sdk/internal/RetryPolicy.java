@@ -102,6 +102,11 @@ public final class RetryPolicy {
     return Duration.ofMillis(millis);
   }
 
+  /** The longest Retry-After waited out; also the longest the client pauses an origin. */
+  Duration maxRetryAfter() {
+    return maxRetryAfter;
+  }
+
   /** How many attempts a call may make in all. */
   int maxAttempts(ApiRequest request) {
     return request.options().maxRetries().orElse(maxRetries) + 1;

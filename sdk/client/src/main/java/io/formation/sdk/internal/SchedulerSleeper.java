@@ -1,29 +1,29 @@
 package io.formation.sdk.internal;
 
 import java.time.Duration;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.DelayQueue;
+import java.util.concurrent.Delayed;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Real time: blocking sleeps, and async waits on one shared daemon scheduler thread, so thousands
  * of pending waits cost no thread each. {@link #close()} fails the waits still pending, so no async
  * call is left hanging by a closed client.
+ *
+ * <p>A wait is one small object, the future itself, in a {@link DelayQueue}: no task, no callbacks
+ * and no registry beside it (a {@code ScheduledThreadPoolExecutor} costs about 300 bytes a wait
+ * that way, which thousands of waiting sets pay). A cancelled wait stays queued until its time,
+ * doing nothing then: removing it at once would cost a scan of the queue.
  */
 public final class SchedulerSleeper implements Sleeper, AutoCloseable {
-  private final ScheduledThreadPoolExecutor scheduler =
-      new ScheduledThreadPoolExecutor(1, daemonThreads("formation-scheduler"));
-  private final Set<CompletableFuture<Void>> pending = ConcurrentHashMap.newKeySet();
-
-  public SchedulerSleeper() {
-    scheduler.setRemoveOnCancelPolicy(true);
-  }
+  private final DelayQueue<Wake> queue = new DelayQueue<>();
+  private final AtomicBoolean started = new AtomicBoolean();
+  private final Thread thread = daemonThreads("formation-scheduler").newThread(this::run);
+  private volatile boolean closed;
 
   /**
    * Blocks on a scheduled wait rather than in {@code Thread.sleep}, so {@link #close()} wakes the
@@ -36,37 +36,66 @@ public final class SchedulerSleeper implements Sleeper, AutoCloseable {
 
   /** Runs the task every period until the scheduler closes; a closed scheduler runs nothing. */
   public void every(Duration period, Runnable task) {
-    try {
-      scheduler.scheduleWithFixedDelay(
-          task, period.toNanos(), period.toNanos(), TimeUnit.NANOSECONDS);
-    } catch (RejectedExecutionException closed) {
-      // Nothing is left to watch over.
-    }
+    schedule(new Wake(after(period), period.toNanos(), task));
   }
 
   @Override
   public CompletableFuture<Void> delay(Duration duration) {
-    CompletableFuture<Void> done = new CompletableFuture<>();
-    pending.add(done);
-    done.whenComplete((ignored, error) -> pending.remove(done));
-    try {
-      ScheduledFuture<?> task =
-          scheduler.schedule(
-              () -> done.complete(null), Checks.capped(duration).toNanos(), TimeUnit.NANOSECONDS);
-      done.whenComplete((ignored, error) -> task.cancel(false));
-    } catch (RejectedExecutionException e) {
-      done.completeExceptionally(closed(e));
+    return schedule(new Wake(after(Checks.capped(duration)), 0, null));
+  }
+
+  private Wake schedule(Wake wake) {
+    if (!closed) {
+      queue.add(wake);
+      if (started.compareAndSet(false, true)) {
+        thread.start();
+      }
     }
-    return done;
+    if (closed) {
+      // Closed before or while it was queued: close() may not have seen it.
+      wake.completeExceptionally(closed(null));
+    }
+    return wake;
+  }
+
+  private void run() {
+    while (!closed) {
+      Wake wake;
+      try {
+        wake = queue.take();
+      } catch (InterruptedException e) {
+        return;
+      }
+      if (wake.task == null) {
+        wake.complete(null);
+      } else if (!wake.isDone()) {
+        try {
+          wake.task.run();
+        } catch (RuntimeException | Error e) {
+          // A periodic check that failed once still runs next time.
+        }
+        wake.due = after(Duration.ofNanos(wake.period));
+        schedule(wake);
+      }
+    }
   }
 
   /** Stops the scheduler thread and fails every wait still pending. */
   @Override
   public void close() {
-    scheduler.shutdownNow();
-    for (CompletableFuture<Void> wait : pending) {
-      wait.completeExceptionally(closed(null));
+    closed = true;
+    thread.interrupt();
+    for (Object wake : queue.toArray()) {
+      ((Wake) wake).completeExceptionally(closed(null));
     }
+    queue.clear();
+  }
+
+  private static long after(Duration duration) {
+    long now = System.nanoTime();
+    long nanos = duration.toNanos();
+    // Saturated: a wait of a century must not wrap around to the past.
+    return now + nanos < now ? Long.MAX_VALUE : now + nanos;
   }
 
   private static IllegalStateException closed(Throwable cause) {
@@ -81,5 +110,38 @@ public final class SchedulerSleeper implements Sleeper, AutoCloseable {
       thread.setDaemon(true);
       return thread;
     };
+  }
+
+  /** A wait, and the future that completes when it is over; or a periodic task. */
+  private static final class Wake extends CompletableFuture<Void> implements Delayed {
+    private volatile long due;
+    private final long period;
+    private final Runnable task;
+
+    Wake(long due, long period, Runnable task) {
+      this.due = due;
+      this.period = period;
+      this.task = task;
+    }
+
+    @Override
+    public long getDelay(TimeUnit unit) {
+      return unit.convert(due - System.nanoTime(), TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public int compareTo(Delayed other) {
+      return Long.compare(due, ((Wake) other).due);
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      return this == other;
+    }
+
+    @Override
+    public int hashCode() {
+      return System.identityHashCode(this);
+    }
   }
 }

@@ -17,7 +17,8 @@ public interface Sleeper {
 
   /**
    * Blocks until the wait completes. An interrupt cancels the wait and is thrown; a wait failed by
-   * a closing client is thrown as the {@link IllegalStateException} it failed with.
+   * a closing client is thrown as the {@link IllegalStateException} it failed with, and one the SDK
+   * failed with an exception of its own (a call held back past its timeout) as that exception.
    */
   static <T> T await(CompletableFuture<T> wait) throws InterruptedException {
     try {
@@ -26,8 +27,8 @@ public interface Sleeper {
       wait.cancel(false);
       throw e;
     } catch (ExecutionException e) {
-      throw e.getCause() instanceof IllegalStateException closed
-          ? closed
+      throw e.getCause() instanceof RuntimeException own
+          ? own
           : new IllegalStateException(e.getCause());
     }
   }

@@ -6,20 +6,37 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.DoubleSupplier;
+import okhttp3.Headers;
 import okhttp3.HttpUrl;
 import okhttp3.Interceptor;
 import okhttp3.Request;
 
 /**
- * One client's view of the service's limits. A 429 or 503 with {@code Retry-After} pauses every
- * call of the client to that origin until the time given, each resuming with its own jitter so they
- * do not return as one burst; and an optional request budget (a token bucket) spaces every call.
- * Calls waiting for the budget are served first come, first served, creates, forms and actions
- * ahead of polls. Every wait is a future on the client's sleeper: async calls park no thread.
+ * One client's view of the service's limits, per origin, shared by blocking and async calls and by
+ * every wait.
+ *
+ * <ul>
+ *   <li>A 429 or 503 with {@code Retry-After} pauses every call to that origin until the time given
+ *       (at most {@code maxRetryAfter}), each resuming with its own jitter so they do not return as
+ *       one burst.
+ *   <li>The rate is adaptive: a refusal (429 or 503) sets a token bucket to 70% of the rate the
+ *       client was sending at, which then grows back along a CUBIC curve, flat around the rate that
+ *       was refused and rising again past it, as the AWS SDK v2's adaptive retry mode does. Only
+ *       refusals of requests sent after the last cut cut again, so a burst of refusals of requests
+ *       already in flight counts once (AWS cuts for each).
+ *   <li>An optional request budget is a ceiling on that rate.
+ * </ul>
+ *
+ * Calls waiting for the bucket are served first come, first served, creates, forms and actions
+ * ahead of polls, unless a poll has waited {@link #POLL_HANDICAP} longer than the interactive call
+ * ahead of it, so polls are served under any steady load. No call is held past its own timeout or
+ * its wait's deadline: it fails at once with a {@code RateLimitException} when the hold is known to
+ * be longer, or when its deadline passes in the queue. Every wait is a future on the client's
+ * sleeper: async calls park no thread, and a turn whose future was completed or cancelled by the
+ * caller is skipped and spends no token.
  */
 public final class Throttle {
   private static final CompletableFuture<IOException> NOW = CompletableFuture.completedFuture(null);
@@ -27,15 +44,56 @@ public final class Throttle {
   /** The most a paused call adds to the pause, as a fraction of it, so resumes spread out. */
   private static final double RESUME_SPREAD = 1.0;
 
+  /** The share of the sending rate kept on a refusal (AWS: 0.7, as CUBIC's beta). */
+  static final double BETA = 0.7;
+
+  /** CUBIC's scaling constant C, in requests per second per second cubed (AWS: 0.4). */
+  static final double SCALE = 0.4;
+
+  /**
+   * The lowest learned rate, requests per second: a wait's poll (at most one every 100 ms per wait)
+   * always gets a turn within a second, however many refusals came. AWS's floor is 0.5.
+   */
+  static final double MIN_RATE = 1.0;
+
+  /** How much of a second of the learned rate may go at once: a short burst, not a second's. */
+  private static final double LEARNED_BURST_SECONDS = 0.01;
+
+  /** The sending rate is measured over windows this long, and smoothed across them. */
+  private static final long MEASURE_WINDOW_NANOS = 100_000_000L;
+
+  /** The weight of the newest window in the measured rate (AWS: 0.8). */
+  private static final double SMOOTH = 0.8;
+
+  /**
+   * The shortest time between two releases of queued turns when the bucket holds enough for
+   * several: fewer wake-ups of the scheduler thread, each releasing a few turns.
+   */
+  private static final long MIN_RELEASE_NANOS = 2_000_000L;
+
+  /**
+   * A queued turn whose deadline is less than this beyond its expected turn gets a timer that fails
+   * it at its deadline; any other is failed, if late, when its turn comes.
+   */
+  private static final Duration DEADLINE_TIMER_MARGIN = Duration.ofSeconds(10);
+
+  /** How much longer than an interactive call a poll must have waited to go before it. */
+  static final Duration POLL_HANDICAP = Duration.ofSeconds(1);
+
   private final Ticker ticker;
   private final Sleeper sleeper;
   private final DoubleSupplier random;
   private final RetryPolicy retryPolicy;
-  private final Map<String, Pause> paused = new ConcurrentHashMap<>();
-  private final Budget budget;
+  private final Failures failures;
+  private final Duration callTimeout;
+  private final double ceiling;
+  private final double ceilingBurst;
+  private final Map<String, Lane> lanes = new ConcurrentHashMap<>();
 
   /**
-   * @param perSecond the request budget's rate, or 0 for no budget
+   * @param callTimeout the client's timeout of a call, zero for none: the longest a call not given
+   *     its own timeout is held
+   * @param perSecond the request budget's rate, a ceiling on the learned one; 0 for none
    * @param burst how many requests the budget lets through at once
    */
   public Throttle(
@@ -43,42 +101,123 @@ public final class Throttle {
       Sleeper sleeper,
       DoubleSupplier random,
       RetryPolicy retryPolicy,
+      Failures failures,
+      Duration callTimeout,
       double perSecond,
       int burst) {
     this.ticker = ticker;
     this.sleeper = sleeper;
     this.random = random;
     this.retryPolicy = retryPolicy;
-    this.budget = perSecond > 0 ? new Budget(perSecond, burst) : null;
+    this.failures = failures;
+    this.callTimeout = callTimeout;
+    this.ceiling = perSecond > 0 ? perSecond : Double.POSITIVE_INFINITY;
+    this.ceilingBurst = perSecond > 0 ? burst : Double.POSITIVE_INFINITY;
   }
 
   /**
-   * Completes when the request may go: after any pause of its origin, then with the budget. It
-   * completes with null to go, or with the reason it must not be sent: a poll whose origin is
-   * paused past the poll's deadline is not held beyond it, so a wait's timeout stays a deadline.
+   * Completes when the request may go: after any pause of its origin, then with the bucket. It
+   * completes with null to go, or fails with a {@code RateLimitException} when the request would be
+   * held past its timeout or its wait's deadline; nothing was sent then.
    */
   CompletableFuture<IOException> acquire(ApiRequest request) {
-    if (!paused.isEmpty()) {
-      String origin = Origins.origin(request.url());
-      Pause pause = paused.get(origin);
-      if (pause != null) {
-        Duration left = ticker.until(pause.until());
-        if (!left.isNegative() && !left.isZero()) {
-          Duration spread =
-              Duration.ofNanos((long) (left.toNanos() * RESUME_SPREAD * random.getAsDouble()));
-          Duration held = left.plus(spread);
-          if (request.isPoll() && ticker.until(request.deadline()).compareTo(held) < 0) {
-            return CompletableFuture.completedFuture(new HeldPastDeadline(left));
-          }
-          return sleeper.delay(held).thenCompose(ignored -> acquire(request));
-        }
-        if (ticker.until(pause.settled()).compareTo(Duration.ZERO) <= 0) {
-          // Kept until the held calls have all resumed, so their refusals stay expected.
-          paused.remove(origin, pause);
-        }
-      }
+    Lane lane = lane(request.url());
+    long now = ticker.nanoTime();
+    long deadline = deadline(request, now);
+    Duration left;
+    synchronized (lane) {
+      left = lane.pausedFor(now);
     }
-    return budget == null ? NOW : budget.take(!request.isPoll());
+    if (left.isZero()) {
+      return lane.take(request, now, deadline);
+    }
+    Duration allowed = deadline == Ticker.NEVER ? Checks.LONGEST : Duration.ofNanos(deadline - now);
+    if (allowed.compareTo(left) < 0) {
+      return heldBack(request, left, "the service's Retry-After holds calls to this origin");
+    }
+    // Each held call resumes with its own jitter, never past its deadline.
+    Duration room = allowed.minus(left);
+    Duration spread = left.compareTo(room) < 0 ? left : room;
+    Duration held =
+        left.plusNanos((long) (spread.toNanos() * RESUME_SPREAD * random.getAsDouble()));
+    return after(sleeper.delay(held), request);
+  }
+
+  /**
+   * A turn that waits for the delay and then acquires again. Completing or cancelling it drops the
+   * delay, or the turn it queued for, so an abandoned call spends no token.
+   */
+  private CompletableFuture<IOException> after(CompletableFuture<Void> delay, ApiRequest request) {
+    CompletableFuture<IOException> turn = new CompletableFuture<>();
+    delay.whenComplete(
+        (ignored, error) -> {
+          if (turn.isDone()) {
+            return;
+          }
+          if (error != null) {
+            turn.completeExceptionally(error);
+            return;
+          }
+          CompletableFuture<IOException> next;
+          try {
+            next = acquire(request);
+          } catch (RuntimeException e) {
+            turn.completeExceptionally(e);
+            return;
+          }
+          turn.whenComplete((value, failure) -> next.cancel(false));
+          next.whenComplete(
+              (value, failure) -> {
+                if (failure != null) {
+                  turn.completeExceptionally(failure);
+                } else {
+                  turn.complete(value);
+                }
+              });
+        });
+    turn.whenComplete((value, failure) -> delay.cancel(false));
+    return turn;
+  }
+
+  /**
+   * The latest a call may still go, a {@link Ticker} reading: its own timeout (or the client's),
+   * and for a poll its wait's deadline too.
+   */
+  private long deadline(ApiRequest request, long now) {
+    Duration timeout = request.options().timeout().orElse(callTimeout);
+    long own = timeout.isZero() ? Ticker.NEVER : now + Checks.capped(timeout).toNanos();
+    if (!request.isPoll()) {
+      return own;
+    }
+    return own == Ticker.NEVER || request.deadline() - own < 0 ? request.deadline() : own;
+  }
+
+  private CompletableFuture<IOException> heldBack(
+      ApiRequest request, Duration retryAfter, String why) {
+    return CompletableFuture.failedFuture(rateLimited(request, retryAfter, why));
+  }
+
+  /** The exception of a call held back: a 429 of the SDK's, with the time to retry. */
+  private RuntimeException rateLimited(ApiRequest request, Duration retryAfter, String why) {
+    long seconds = Math.max(1, Checks.capped(retryAfter).plusMillis(999).getSeconds());
+    return failures.forStatus(
+        request.method(),
+        request.url().toString(),
+        429,
+        Headers.of("Retry-After", Long.toString(seconds)),
+        "not sent: "
+            + why
+            + " for another "
+            + retryAfter
+            + (request.isPoll()
+                ? ", past this poll's timeout or its wait's deadline"
+                : ", past this call's timeout"),
+        List.of(),
+        retryAfter);
+  }
+
+  private Lane lane(HttpUrl url) {
+    return lanes.computeIfAbsent(Origins.origin(url), origin -> new Lane());
   }
 
   /**
@@ -86,11 +225,13 @@ public final class Throttle {
    * call that waited in OkHttp's queue while a pause began must not go out in it.
    */
   boolean isPaused(HttpUrl url) {
-    if (paused.isEmpty()) {
+    Lane lane = lanes.get(Origins.origin(url));
+    if (lane == null) {
       return false;
     }
-    Pause pause = paused.get(Origins.origin(url));
-    return pause != null && ticker.until(pause.until()).compareTo(Duration.ZERO) > 0;
+    synchronized (lane) {
+      return !lane.pausedFor(ticker.nanoTime()).isZero();
+    }
   }
 
   /** The time by the throttle's ticker, to stamp when an attempt was sent. */
@@ -99,11 +240,11 @@ public final class Throttle {
   }
 
   /**
-   * Learns from an answer: a 429 or 503 with Retry-After pauses its origin for everyone. Refusals
-   * of attempts sent during a pause or while the paused calls resume (the jitter window after it)
-   * are expected, and do not pause the origin again: each of those calls honours its own
-   * Retry-After. Otherwise every resume would be cut short by the refusals of the first few calls,
-   * and a busy client would let only a handful through per pause.
+   * Learns from an answer. A 429, or a 503 with Retry-After, cuts the origin's rate; a Retry-After
+   * also pauses the origin for everyone. Refusals of attempts sent before the last cut, during a
+   * pause or while the paused calls resume (the jitter window after it) are expected: they neither
+   * cut the rate again nor pause the origin again, as each of those calls honours its own
+   * Retry-After. Otherwise every resume would be cut short by the refusals of the first few calls.
    *
    * @param sentAt when the attempt was sent, by {@link #now()}
    */
@@ -113,17 +254,27 @@ public final class Throttle {
       return;
     }
     Duration retryAfter = retryPolicy.retryAfter(outcome.headers());
-    if (retryAfter == null || retryAfter.isZero()) {
+    if (status == 503 && retryAfter == null) {
+      // An outage rather than a limit: nothing to learn about the rate.
       return;
     }
-    Duration pause = Checks.capped(retryAfter);
-    long until = ticker.after(pause);
-    long settled = ticker.after(pause.plusNanos((long) (pause.toNanos() * RESUME_SPREAD)));
-    paused.merge(
-        Origins.origin(request.url()),
-        new Pause(until, settled),
-        (current, next) ->
-            current.settled() == Ticker.NEVER || sentAt - current.settled() < 0 ? current : next);
+    Lane lane = lane(request.url());
+    long now = ticker.nanoTime();
+    synchronized (lane) {
+      lane.refused(now, sentAt);
+      if (retryAfter != null && !retryAfter.isZero()) {
+        Duration max = retryPolicy.maxRetryAfter();
+        lane.pause(sentAt, Checks.capped(retryAfter.compareTo(max) > 0 ? max : retryAfter));
+      }
+    }
+  }
+
+  /** The origin's learned rate now, requests per second; infinite before any refusal. For tests. */
+  double rate(HttpUrl url) {
+    Lane lane = lane(url);
+    synchronized (lane) {
+      return lane.rate(ticker.nanoTime());
+    }
   }
 
   /**
@@ -150,57 +301,217 @@ public final class Throttle {
     }
   }
 
-  /**
-   * A pause of one origin: until when, and when the calls it held have all resumed ({@link Ticker}
-   * readings).
-   */
-  private record Pause(long until, long settled) {}
+  /** A call waiting in a lane's queue for its turn. */
+  private static final class Turn extends CompletableFuture<IOException> {
+    final ApiRequest request;
+    final long queuedAt;
+    final long deadline;
 
-  /** A token bucket with two first-come-first-served queues, creates and actions before polls. */
-  private final class Budget {
-    private final double perNano;
-    private final double burst;
-    private final Queue<CompletableFuture<IOException>> interactive = new ArrayDeque<>();
-    private final Queue<CompletableFuture<IOException>> polls = new ArrayDeque<>();
+    Turn(ApiRequest request, long queuedAt, long deadline) {
+      this.request = request;
+      this.queuedAt = queuedAt;
+      this.deadline = deadline;
+    }
+  }
+
+  /**
+   * One origin: its pause, its learned rate, and the token bucket with its two queues. Guarded by
+   * its own lock; futures are completed outside it, as a sleeper may run their callbacks at once.
+   */
+  private final class Lane {
+    // The pause: until when, and when the calls it held have all resumed (Ticker readings).
+    private boolean paused;
+    private long pauseUntil;
+    private long pauseSettled;
+
+    // The learned rate: CUBIC from the last cut.
+    private boolean learned;
+    private double lastMaxRate;
+    private double window;
+    private long lastCut;
+
+    // The sending rate, measured.
+    private boolean measuring;
+    private long measureStart;
+    private int measureCount;
+    private double measured;
+    private boolean measuredOnce;
+
+    // The bucket.
     private double tokens;
     private long refilled;
     private boolean releasing;
+    private final ArrayDeque<Turn> interactive = new ArrayDeque<>();
+    private final ArrayDeque<Turn> polls = new ArrayDeque<>();
 
-    Budget(double perSecond, int burst) {
-      this.perNano = perSecond / 1e9;
-      this.burst = burst;
-      this.tokens = burst;
-      this.refilled = ticker.nanoTime();
+    Lane() {
+      // A budget starts full; a learned rate starts empty, at the refusal that teaches it.
+      tokens = ceiling == Double.POSITIVE_INFINITY ? 0 : ceilingBurst;
+      refilled = ticker.nanoTime();
     }
 
-    CompletableFuture<IOException> take(boolean isInteractive) {
-      CompletableFuture<IOException> turn;
+    /** What is left of the pause, zero if none. Holds the lock. */
+    Duration pausedFor(long now) {
+      if (!paused) {
+        return Duration.ZERO;
+      }
+      if (pauseUntil != Ticker.NEVER && pauseUntil - now <= 0) {
+        if (pauseSettled != Ticker.NEVER && pauseSettled - now <= 0) {
+          // Kept until the held calls have all resumed, so their refusals stay expected.
+          paused = false;
+        }
+        return Duration.ZERO;
+      }
+      return pauseUntil == Ticker.NEVER ? Checks.LONGEST : Duration.ofNanos(pauseUntil - now);
+    }
+
+    void pause(long sentAt, Duration pause) {
+      if (paused && (pauseSettled == Ticker.NEVER || sentAt - pauseSettled < 0)) {
+        return;
+      }
+      paused = true;
+      pauseUntil = ticker.after(pause);
+      long spread = (long) (Checks.capped(pause).toNanos() * RESUME_SPREAD);
+      pauseSettled = ticker.after(Checks.capped(pause.plusNanos(spread)));
+    }
+
+    /** A refusal: cuts the rate, once for all requests sent before the cut. Holds the lock. */
+    void refused(long now, long sentAt) {
+      if (learned && sentAt - lastCut < 0) {
+        return;
+      }
+      boolean wasActive = isActive();
+      double sending = sendingRate(now);
+      double base = learned ? Math.min(sending, rate(now)) : sending;
+      base = Math.max(base, MIN_RATE);
+      lastMaxRate = base;
+      window = Math.cbrt(lastMaxRate * (1 - BETA) / SCALE);
+      lastCut = now;
+      learned = true;
+      if (!wasActive) {
+        // The service has just said no: the bucket starts empty.
+        tokens = 0;
+        refilled = now;
+      } else {
+        tokens = Math.min(tokens, capacity(rate(now)));
+      }
+    }
+
+    /** The rate now: CUBIC from the last cut, at least the floor, at most the ceiling. */
+    double rate(long now) {
+      if (!learned) {
+        return ceiling;
+      }
+      double t = (now - lastCut) / 1e9 - window;
+      double cubic = SCALE * t * t * t + lastMaxRate;
+      return Math.min(ceiling, Math.max(MIN_RATE, cubic));
+    }
+
+    private double capacity(double rate) {
+      return learned
+          ? Math.min(ceilingBurst, Math.max(1, rate * LEARNED_BURST_SECONDS))
+          : ceilingBurst;
+    }
+
+    private boolean isActive() {
+      return learned || ceiling != Double.POSITIVE_INFINITY;
+    }
+
+    /** Counts a request let through, for the measured sending rate. Holds the lock. */
+    private void sent(long now) {
+      if (!measuring) {
+        measuring = true;
+        measureStart = now;
+      }
+      long elapsed = now - measureStart;
+      if (elapsed >= MEASURE_WINDOW_NANOS) {
+        if (elapsed < 10 * MEASURE_WINDOW_NANOS) {
+          double newest = measureCount * 1e9 / elapsed;
+          measured = measuredOnce ? SMOOTH * newest + (1 - SMOOTH) * measured : newest;
+          measuredOnce = true;
+        }
+        // After a quiet spell (a pause, say), the window starts anew rather than averaging it in.
+        measureStart = now;
+        measureCount = 0;
+      }
+      measureCount++;
+    }
+
+    /** The rate the client is sending at: the smoothed windows, or the first one so far. */
+    private double sendingRate(long now) {
+      if (measuredOnce) {
+        return measured;
+      }
+      long elapsed = Math.max(now - measureStart, 1_000_000L);
+      return measuring ? measureCount * 1e9 / elapsed : MIN_RATE;
+    }
+
+    CompletableFuture<IOException> take(ApiRequest request, long now, long deadline) {
+      boolean isInteractive = !request.isPoll();
+      Turn turn;
       Duration release;
+      long expected;
       synchronized (this) {
-        refill();
+        if (!isActive()) {
+          sent(now);
+          return NOW;
+        }
+        refill(now);
         boolean queued = !interactive.isEmpty() || !isInteractive && !polls.isEmpty();
         if (!queued && tokens >= 1) {
           tokens--;
+          sent(now);
           return NOW;
         }
-        turn = new CompletableFuture<>();
-        (isInteractive ? interactive : polls).add(turn);
-        release = scheduleRelease();
+        double rate = rate(now);
+        int ahead = interactive.size() + (isInteractive ? 0 : polls.size());
+        expected = (long) (Math.max(0, ahead + 1 - tokens) / rate * 1e9);
+        if (deadline != Ticker.NEVER && deadline - now < expected) {
+          turn = null;
+          release = Duration.ofNanos(expected);
+        } else {
+          turn = new Turn(request, now, deadline);
+          (isInteractive ? interactive : polls).add(turn);
+          release = scheduleRelease(rate);
+        }
+      }
+      if (turn == null) {
+        return heldBack(request, release, "the rate the service allows holds calls in a queue");
       }
       startRelease(release);
+      if (deadline != Ticker.NEVER
+          && deadline - now < expected + DEADLINE_TIMER_MARGIN.toNanos()
+          && !turn.isDone()) {
+        // Overtaken by later interactive calls, a poll may still reach its deadline in the queue.
+        // Timed only when the deadline is near: a turn far from it is checked when released.
+        CompletableFuture<Void> timer = sleeper.delay(Duration.ofNanos(deadline - now));
+        timer.thenRun(() -> turn.completeExceptionally(late(turn.request)));
+        turn.whenComplete((value, failure) -> timer.cancel(false));
+      }
       return turn;
     }
 
-    /**
-     * The wait until the next token, if no release is on its way yet; else null. Holds the lock.
-     */
-    private Duration scheduleRelease() {
+    /** The failure of a turn whose deadline came while it waited in the queue. */
+    private RuntimeException late(ApiRequest request) {
+      Duration queue;
+      synchronized (this) {
+        queue =
+            Duration.ofNanos(
+                (long) ((interactive.size() + polls.size()) / rate(ticker.nanoTime()) * 1e9));
+      }
+      return rateLimited(request, queue, "the rate the service allows held this call in a queue");
+    }
+
+    /** The wait until the next release, if none is on its way yet; else null. Holds the lock. */
+    private Duration scheduleRelease(double rate) {
       if (releasing) {
         return null;
       }
       releasing = true;
       double missing = 1 - tokens;
-      return missing <= 0 ? Duration.ZERO : Duration.ofNanos((long) Math.ceil(missing / perNano));
+      long wait = missing <= 0 ? 0 : (long) Math.ceil(missing / rate * 1e9);
+      long batch = (long) ((capacity(rate) - 1) / rate * 1e9);
+      return Duration.ofNanos(Math.max(wait, Math.min(MIN_RELEASE_NANOS, batch)));
     }
 
     /** Outside the lock: a sleeper may complete a wait on the calling thread. */
@@ -211,8 +522,9 @@ public final class Throttle {
     }
 
     private void release(Throwable closed) {
-      List<CompletableFuture<IOException>> go = new ArrayList<>();
-      List<CompletableFuture<IOException>> failed = new ArrayList<>();
+      List<Turn> go = new ArrayList<>();
+      List<Turn> late = new ArrayList<>();
+      List<Turn> failed = new ArrayList<>();
       Duration next = null;
       synchronized (this) {
         releasing = false;
@@ -222,48 +534,57 @@ public final class Throttle {
           interactive.clear();
           polls.clear();
         } else {
-          refill();
+          long now = ticker.nanoTime();
+          refill(now);
           while (tokens >= 1) {
-            CompletableFuture<IOException> turn =
-                interactive.isEmpty() ? polls.poll() : interactive.poll();
+            Turn turn = next();
             if (turn == null) {
               break;
             }
-            if (!turn.isDone()) {
-              // A cancelled wait gives its turn to the next one.
-              tokens--;
-              go.add(turn);
+            if (turn.isDone()) {
+              // Cancelled or completed by its caller: the turn goes to the next one, free.
+              continue;
             }
+            if (turn.deadline != Ticker.NEVER && turn.deadline - now < 0) {
+              late.add(turn);
+              continue;
+            }
+            tokens--;
+            sent(now);
+            go.add(turn);
           }
           if (!interactive.isEmpty() || !polls.isEmpty()) {
-            next = scheduleRelease();
+            next = scheduleRelease(rate(now));
           }
         }
       }
       failed.forEach(turn -> turn.completeExceptionally(closed));
+      for (Turn turn : late) {
+        turn.completeExceptionally(late(turn.request));
+      }
       go.forEach(turn -> turn.complete(null));
       startRelease(next);
     }
 
-    private void refill() {
-      long now = ticker.nanoTime();
+    /** The next turn: the oldest interactive call, unless a poll waited the handicap longer. */
+    private Turn next() {
+      Turn call = interactive.peek();
+      Turn poll = polls.peek();
+      if (call == null || poll == null) {
+        return call == null ? polls.poll() : interactive.poll();
+      }
+      return poll.queuedAt + POLL_HANDICAP.toNanos() - call.queuedAt < 0
+          ? polls.poll()
+          : interactive.poll();
+    }
+
+    private void refill(long now) {
       long elapsed = now - refilled;
       if (elapsed > 0) {
-        tokens = Math.min(burst, tokens + elapsed * perNano);
+        double rate = rate(now);
+        tokens = Math.min(capacity(rate), tokens + elapsed * rate / 1e9);
         refilled = now;
       }
-    }
-  }
-
-  /** The service asked for a pause that outlasts the wait this poll belongs to. */
-  static final class HeldPastDeadline extends IOException {
-    private static final long serialVersionUID = 1L;
-
-    HeldPastDeadline(Duration left) {
-      super(
-          "the service's Retry-After holds calls for another "
-              + left
-              + ", past the wait's deadline; nothing was sent");
     }
   }
 }

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
@@ -41,6 +42,7 @@ public final class Transport {
   private final Responses responses;
   private final Sleeper sleeper;
   private final SchedulerSleeper scheduler;
+  private final Executor completions;
   private final String userAgent;
   private final long maxResponseBytes;
   private volatile boolean closed;
@@ -52,6 +54,7 @@ public final class Transport {
    * @param http the client to send with; the transport adds its own network interceptor to it
    * @param sleeper how the transport waits between attempts
    * @param scheduler the client's own scheduler, for the check of interrupted blocking calls
+   * @param completions where the futures returned to callers complete
    * @param maxResponseBytes the most of a response body that is read
    */
   public Transport(
@@ -62,6 +65,7 @@ public final class Transport {
       Throttle throttle,
       Sleeper sleeper,
       SchedulerSleeper scheduler,
+      Executor completions,
       Failures failures,
       Events events,
       String userAgent,
@@ -85,6 +89,7 @@ public final class Transport {
     this.responses = new Responses(retryPolicy, failures, maxResponseBytes);
     this.sleeper = sleeper;
     this.scheduler = scheduler;
+    this.completions = completions;
     this.userAgent = userAgent;
     this.maxResponseBytes = maxResponseBytes;
   }
@@ -95,6 +100,13 @@ public final class Transport {
 
   public Events events() {
     return events;
+  }
+
+  /**
+   * Where the futures returned to callers complete: never a thread of OkHttp's or the scheduler.
+   */
+  public Executor completions() {
+    return completions;
   }
 
   /** Refuses every later call and cancels the calls in flight; they fail, and are not retried. */
@@ -192,10 +204,25 @@ public final class Transport {
   /**
    * The async twin of {@link #send}: OkHttp's own dispatch for each attempt, the shared sleeper's
    * non-blocking delay between attempts. Cancelling the returned future cancels the call in flight
-   * and any retry not yet started. Whatever happens, the future completes.
+   * and any retry not yet started, and so does completing it in any other way. Whatever happens,
+   * the future completes, on {@link #completions()}.
    */
   public <T> CompletableFuture<T> sendAsync(ApiRequest request, Function<JsonResponse, T> reader) {
-    AsyncOperation<T> operation = new AsyncOperation<>();
+    return sendAsync(request, reader, completions);
+  }
+
+  /**
+   * {@link #sendAsync} as a step of another operation (a poll of a wait): its future completes on
+   * whatever thread ended the last attempt, as only the SDK waits on it.
+   */
+  public <T> CompletableFuture<T> sendAsyncStep(
+      ApiRequest request, Function<JsonResponse, T> reader) {
+    return sendAsync(request, reader, null);
+  }
+
+  private <T> CompletableFuture<T> sendAsync(
+      ApiRequest request, Function<JsonResponse, T> reader, Executor completions) {
+    AsyncOperation<T> operation = new AsyncOperation<>(completions);
     attemptAsync(request, reader, 1, false, operation);
     return operation.result();
   }

@@ -1,8 +1,11 @@
 package io.formation.sdk.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
+import io.formation.sdk.RateLimitException;
 import io.formation.sdk.RequestOptions;
+import io.formation.sdk.TestFailures;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
@@ -11,7 +14,10 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import okhttp3.Headers;
 import okhttp3.HttpUrl;
 import org.junit.jupiter.api.Test;
@@ -33,7 +39,15 @@ class ThrottleTest {
           () -> 1.0);
 
   Throttle throttle(double perSecond, int burst) {
-    return new Throttle(time, time, () -> 1.0, policy, perSecond, burst);
+    return new Throttle(
+        time,
+        time,
+        () -> 1.0,
+        policy,
+        (Failures) TestFailures.INSTANCE,
+        Duration.ZERO,
+        perSecond,
+        burst);
   }
 
   static ApiRequest poll(HttpUrl url) {
@@ -47,6 +61,20 @@ class ThrottleTest {
         new byte[0],
         "*/*",
         RequestOptions.none());
+  }
+
+  static ApiRequest create(Duration timeout) {
+    return new ApiRequest(
+        "POST",
+        HttpUrl.get("https://api.example.com/v1/document_sets"),
+        new byte[0],
+        "*/*",
+        RequestOptions.builder().timeout(timeout).build());
+  }
+
+  ApiRequest poll(HttpUrl url, Duration timeout) {
+    return ApiRequest.get(url, ApiRequest.ANY_JSON, RequestOptions.none())
+        .asPoll(time.after(timeout));
   }
 
   static Outcome answer(int status, String retryAfter) {
@@ -119,8 +147,286 @@ class ThrottleTest {
 
     CompletableFuture<IOException> turn = throttle.acquire(poll);
 
-    assertThat(turn).isCompleted();
-    assertThat(turn.join()).hasMessageContaining("past the wait's deadline");
+    assertThat(turn).isCompletedExceptionally();
+    assertThat(failure(turn))
+        .hasMessageContaining("past this poll's timeout or its wait's deadline")
+        .extracting(RateLimitException::retryAfter)
+        .isEqualTo(Optional.of(Duration.ofSeconds(30)));
+  }
+
+  // --- Holds never outlive their caller (issue 18) ---
+
+  @Test
+  void aRetryAfterLongerThanMaxRetryAfterPausesTheOriginForMaxRetryAfterOnly() {
+    Throttle throttle = throttle(0, 0);
+    throttle.observe(poll(SET), answer(429, "99999999999"), time.nanoTime());
+
+    CompletableFuture<IOException> held = throttle.acquire(create());
+
+    // maxRetryAfter is a minute here; the call adds as much again of jitter at most.
+    time.advance(Duration.ofSeconds(119));
+    assertThat(held).isNotDone();
+    time.advance(Duration.ofSeconds(1));
+    assertThat(held).isCompleted();
+  }
+
+  @Test
+  void aCallThatThePauseWouldHoldPastItsTimeoutFailsAtOnceWithTheTimeToRetry() {
+    Throttle throttle = throttle(0, 0);
+    throttle.observe(poll(SET), answer(429, "99999999999"), time.nanoTime());
+
+    CompletableFuture<IOException> turn = throttle.acquire(create(Duration.ofSeconds(5)));
+
+    assertThat(turn).isCompletedExceptionally();
+    assertThat(failure(turn))
+        .hasMessageContaining("past this call's timeout")
+        .extracting(RateLimitException::retryAfter)
+        .isEqualTo(Optional.of(Duration.ofMinutes(1)));
+  }
+
+  @Test
+  void theClientsCallTimeoutBoundsTheHoldOfACallWithoutItsOwn() {
+    Throttle throttle =
+        new Throttle(
+            time,
+            time,
+            () -> 1.0,
+            policy,
+            (Failures) TestFailures.INSTANCE,
+            Duration.ofSeconds(10),
+            0,
+            0);
+    throttle.observe(poll(SET), answer(429, "30"), time.nanoTime());
+
+    assertThat(failure(throttle.acquire(create()))).isInstanceOf(RateLimitException.class);
+  }
+
+  @Test
+  void aCallBehindAQueueLongerThanItsTimeoutFailsAtOnce() {
+    Throttle throttle = throttle(1, 1);
+    for (int i = 0; i < 8; i++) {
+      throttle.acquire(create());
+    }
+
+    CompletableFuture<IOException> hurried = throttle.acquire(create(Duration.ofSeconds(1)));
+    CompletableFuture<IOException> shortWait = throttle.acquire(poll(SET, Duration.ofSeconds(1)));
+
+    // Seven wait ahead of it: its turn would come in eight seconds.
+    assertThat(failure(hurried).retryAfter()).contains(Duration.ofSeconds(8));
+    assertThat(failure(shortWait)).hasMessageContaining("queue");
+  }
+
+  @Test
+  void aPollOvertakenInTheQueueFailsWhenItsDeadlineComesNotWhenItsTurnDoes() {
+    Throttle throttle = throttle(1, 1);
+    throttle.acquire(create());
+    CompletableFuture<IOException> poll = throttle.acquire(poll(SET, Duration.ofSeconds(3)));
+    for (int i = 0; i < 5; i++) {
+      throttle.acquire(create());
+    }
+
+    time.advance(Duration.ofMillis(2_999));
+    assertThat(poll).isNotDone();
+    time.advance(Duration.ofMillis(1));
+    assertThat(failure(poll)).isInstanceOf(RateLimitException.class);
+  }
+
+  @Test
+  void pollsAgeSoThatASteadyLoadOfInteractiveCallsCannotStarveThem() {
+    Throttle throttle = throttle(10, 1);
+    for (int i = 0; i < 10; i++) {
+      throttle.acquire(create());
+    }
+    CompletableFuture<IOException> poll = throttle.acquire(poll(SET));
+    long queued = time.nanoTime();
+    // Interactive calls keep coming at the budget's whole rate: the queue never empties.
+    while (!poll.isDone() && time.since(queued).compareTo(Duration.ofSeconds(10)) < 0) {
+      throttle.acquire(create());
+      time.advance(Duration.ofMillis(100));
+    }
+
+    assertThat(poll).isCompleted();
+    assertThat(time.since(queued)).isLessThanOrEqualTo(Duration.ofSeconds(3));
+  }
+
+  @Test
+  void aTurnWhoseFutureTheCallerCompletedIsGivenBackAndSpendsNoToken() {
+    for (Consumer<CompletableFuture<String>> abandon :
+        List.<Consumer<CompletableFuture<String>>>of(
+            f -> f.complete("enough"),
+            f -> f.completeExceptionally(new IllegalStateException("gave up")),
+            f -> f.cancel(false),
+            f -> f.orTimeout(1, TimeUnit.NANOSECONDS))) {
+      Throttle throttle = throttle(1, 1);
+      throttle.acquire(create());
+      AsyncOperation<String> operation = new AsyncOperation<>(Runnable::run);
+      CompletableFuture<IOException> abandoned = throttle.acquire(create());
+      operation.track(abandoned);
+      CompletableFuture<IOException> next = throttle.acquire(create());
+
+      abandon.accept(operation.result());
+      // Only the caller's abandon can end this turn: the manual time has not moved.
+      abandoned.handle((value, error) -> null).join();
+      time.advance(Duration.ofSeconds(1));
+
+      assertThat(abandoned).isCancelled();
+      assertThat(next).isCompleted();
+    }
+  }
+
+  @Test
+  void aCallAbandonedDuringAPauseTakesNoTurnAfterIt() {
+    Throttle throttle = throttle(1, 1);
+    throttle.observe(poll(SET), answer(429, "10"), time.nanoTime());
+    CompletableFuture<IOException> abandoned = throttle.acquire(create());
+    abandoned.complete(null);
+    time.advance(Duration.ofSeconds(20));
+
+    // The budget's one token is still there: the abandoned call did not spend it.
+    assertThat(throttle.acquire(create())).isCompleted();
+  }
+
+  @Test
+  void theCallersFutureCompletesOnTheCompletionExecutorNotOnTheThreadThatEndedTheStep() {
+    List<Runnable> queued = new ArrayList<>();
+    AsyncOperation<String> operation = new AsyncOperation<>(queued::add);
+
+    operation.complete("done");
+
+    assertThat(operation.result()).isNotDone();
+    queued.forEach(Runnable::run);
+    assertThat(operation.result()).isCompletedWithValue("done");
+  }
+
+  // --- The adaptive rate (issue 21) ---
+
+  @Test
+  void beforeAnyRefusalNothingIsHeld() {
+    Throttle throttle = throttle(0, 0);
+    sendAt(throttle, 1_000, Duration.ofSeconds(1));
+    assertThat(throttle.rate(SET)).isInfinite();
+  }
+
+  @Test
+  void aRefusalSlowsTheOriginToSeventyPercentOfTheRateItWasSending() {
+    Throttle throttle = throttle(0, 0);
+    sendAt(throttle, 100, Duration.ofSeconds(1));
+
+    throttle.observe(create(), answer(429, null), time.nanoTime());
+
+    assertThat(throttle.rate(SET)).isCloseTo(70, within(0.5));
+    // CUBIC climbs fast at first: about 79 go in the first second, never the 100 refused.
+    assertThat(servedInOneSecond(throttle)).isBetween(74, 84);
+    assertThat(throttle.acquire(poll(OTHER_ORIGIN))).isCompleted();
+  }
+
+  @Test
+  void refusalsOfCallsSentBeforeTheCutCutOnlyOnce() {
+    Throttle throttle = throttle(0, 0);
+    sendAt(throttle, 100, Duration.ofSeconds(1));
+    long inFlight = time.nanoTime() - 1;
+    for (int i = 0; i < 50; i++) {
+      throttle.observe(create(), answer(429, null), inFlight);
+    }
+    assertThat(throttle.rate(SET)).isCloseTo(70, within(0.5));
+
+    time.advance(Duration.ofMillis(1));
+    throttle.observe(create(), answer(429, null), time.nanoTime());
+    assertThat(throttle.rate(SET)).isCloseTo(49, within(0.5));
+  }
+
+  @Test
+  void theLearnedRateHoldsAroundTheRateThatWasRefused() {
+    Throttle throttle = throttle(0, 0);
+    sendAt(throttle, 100, Duration.ofSeconds(1));
+    throttle.observe(create(), answer(429, null), time.nanoTime());
+
+    // CUBIC's plateau: about 4.2 s after the cut (cbrt(100 * 0.3 / 0.4)) the rate is the one
+    // refused, and it stays there for a while.
+    time.advance(Duration.ofMillis(3_200));
+    assertThat(servedInOneSecond(throttle)).isBetween(97, 102);
+    assertThat(servedInOneSecond(throttle)).isBetween(97, 102);
+  }
+
+  @Test
+  void withoutRefusalsTheRateProbesUpwardPastTheOneRefused() {
+    Throttle throttle = throttle(0, 0);
+    sendAt(throttle, 100, Duration.ofSeconds(1));
+    throttle.observe(create(), answer(429, null), time.nanoTime());
+
+    time.advance(Duration.ofSeconds(9));
+
+    assertThat(servedInOneSecond(throttle)).isGreaterThan(140);
+  }
+
+  @Test
+  void theRateNeverFallsBelowAFloorThatStillServesAWait() {
+    Throttle throttle = throttle(0, 0);
+    sendAt(throttle, 100, Duration.ofSeconds(1));
+    for (int i = 0; i < 100; i++) {
+      time.advance(Duration.ofMillis(1));
+      throttle.observe(create(), answer(429, null), time.nanoTime());
+    }
+    assertThat(throttle.rate(SET)).isEqualTo(Throttle.MIN_RATE);
+
+    CompletableFuture<IOException> poll = throttle.acquire(poll(SET));
+    time.advance(Duration.ofSeconds(1));
+    assertThat(poll).isCompleted();
+  }
+
+  @Test
+  void aRetryAfterStillWinsOverALearnedRate() {
+    Throttle throttle = throttle(0, 0);
+    sendAt(throttle, 1_000, Duration.ofSeconds(1));
+    throttle.observe(create(), answer(429, "5"), time.nanoTime());
+    assertThat(throttle.rate(SET)).isGreaterThan(600);
+
+    CompletableFuture<IOException> held = throttle.acquire(create());
+
+    // 5 s, and as much again of jitter (random is 1.0 here).
+    time.advance(Duration.ofMillis(9_999));
+    assertThat(held).isNotDone();
+    time.advance(Duration.ofMillis(1));
+    assertThat(held).isCompleted();
+  }
+
+  @Test
+  void aBudgetIsACeilingOnTheLearnedRate() {
+    Throttle throttle = throttle(50, 1);
+    sendAt(throttle, 50, Duration.ofSeconds(1));
+    throttle.observe(create(), answer(429, null), time.nanoTime());
+    time.advance(Duration.ofSeconds(30));
+
+    // Long after the refusal CUBIC would allow far more than 50 a second; the budget does not.
+    assertThat(servedInOneSecond(throttle)).isBetween(49, 51);
+  }
+
+  /** Sends calls at a steady rate; each goes at once. */
+  void sendAt(Throttle throttle, int perSecond, Duration during) {
+    long gap = 1_000_000_000L / perSecond;
+    for (long sent = 0; sent < during.toNanos(); sent += gap) {
+      assertThat(throttle.acquire(create())).isCompleted();
+      time.advance(Duration.ofNanos(gap));
+    }
+  }
+
+  /** How many of many calls queued now are let through in the next second; the rest give up. */
+  int servedInOneSecond(Throttle throttle) {
+    List<CompletableFuture<IOException>> turns = new ArrayList<>();
+    for (int i = 0; i < 300; i++) {
+      turns.add(throttle.acquire(create()));
+    }
+    time.advance(Duration.ofSeconds(1));
+    int served = (int) turns.stream().filter(turn -> turn.isDone() && !turn.isCancelled()).count();
+    turns.forEach(turn -> turn.cancel(false));
+    return served;
+  }
+
+  static RateLimitException failure(CompletableFuture<IOException> turn) {
+    assertThat(turn).isCompletedExceptionally();
+    Throwable error = turn.handle((value, e) -> e).join();
+    assertThat(error).isInstanceOf(RateLimitException.class);
+    return (RateLimitException) error;
   }
 
   @Test

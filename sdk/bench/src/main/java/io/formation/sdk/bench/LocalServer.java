@@ -52,7 +52,7 @@ final class LocalServer implements AutoCloseable {
   private final int completeAfter;
   private final Map<String, int[]> polls = new HashMap<>();
   private final byte[] fixedDocumentSet;
-  private final double tokensPerNano;
+  private volatile double tokensPerNano;
   private final int burst;
   private final byte[] tooManyRequestsAnswer;
   // The bucket: only the server thread touches it.
@@ -109,6 +109,14 @@ final class LocalServer implements AutoCloseable {
    */
   static LocalServer rateLimited(int polls, double requestsPerSecond, int burst) {
     return new LocalServer(0, polls, requestsPerSecond, burst);
+  }
+
+  /**
+   * Changes the rate limit of a server made with {@link #rateLimited}, as a service might under
+   * load: from now on it answers at most this many requests per second.
+   */
+  void limit(double requestsPerSecond) {
+    tokensPerNano = requestsPerSecond / 1e9;
   }
 
   /** A server listing this many teams. */

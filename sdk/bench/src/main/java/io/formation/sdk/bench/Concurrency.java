@@ -25,6 +25,9 @@ import java.util.function.Function;
  */
 public final class Concurrency {
   static final int THREAD_TARGET = 50;
+  static final long HEAP_PER_SET_TARGET = 600;
+  static final double BUDGET_PER_SECOND = 2_000;
+  static final int BUDGET_BURST = 100;
 
   private Concurrency() {}
 
@@ -67,25 +70,8 @@ public final class Concurrency {
     long ideal = idealNanos(options, pollsToComplete);
 
     try (LocalServer server = LocalServer.completingAfter(pollsToComplete)) {
-      Function<PollOptions, Side> sdk =
-          pollOptions -> {
-            FormationClient client =
-                FormationClient.builder()
-                    .baseUrl(server.baseUrl())
-                    .accessToken(LocalServer.TOKEN)
-                    .build();
-            return new Side() {
-              @Override
-              public CompletableFuture<?> await(String id) {
-                return client.documentSets().awaitCompletionAsync(id, pollOptions);
-              }
-
-              @Override
-              public void close() {
-                client.close();
-              }
-            };
-          };
+      Function<PollOptions, Side> sdk = pollOptions -> sdk(server, pollOptions, false);
+      Function<PollOptions, Side> sdkBudget = pollOptions -> sdk(server, pollOptions, true);
       Function<PollOptions, Side> raw =
           pollOptions -> {
             RawPoller poller = new RawPoller(server.baseUrl(), pollOptions);
@@ -108,6 +94,7 @@ public final class Concurrency {
       }
       Figures rawFigures = measure(server, raw, options, slow, "raw_", sets);
       Figures sdkFigures = measure(server, sdk, options, slow, "sdk_", sets);
+      Figures budgetFigures = measure(server, sdkBudget, options, slow, "sdk-budget_", sets);
 
       long minimum = (long) sets * pollsToComplete;
       System.out.println();
@@ -116,8 +103,9 @@ public final class Concurrency {
               + " (polls 50 ms x1.5, cap 200 ms, no jitter), heap max %s ==%n",
           sets, pollsToComplete, HeapWatch.mib(HeapWatch.maxHeap()));
       System.out.printf("ideal wall time (the polling schedule alone): %,.0f ms%n", ideal / 1e6);
-      for (String name : new String[] {"raw", "sdk"}) {
-        Figures f = name.equals("sdk") ? sdkFigures : rawFigures;
+      for (String name : new String[] {"raw", "sdk", "sdk budget"}) {
+        Figures f =
+            name.equals("sdk") ? sdkFigures : name.equals("raw") ? rawFigures : budgetFigures;
         long[] done = f.doneNanos;
         System.out.printf(
             "%s: wall %,.0f ms (%.1f x ideal); per set p50 %,.0f / p99 %,.0f ms;"
@@ -135,7 +123,7 @@ public final class Concurrency {
         System.out.printf(
             "     peak live threads %d (%s); live at the end: %s%n",
             f.peakThreads,
-            name.equals("sdk")
+            name.startsWith("sdk")
                 ? "target < "
                     + THREAD_TARGET
                     + ": "
@@ -149,11 +137,40 @@ public final class Concurrency {
             HeapWatch.mib(f.bytesPerWaitingSet * sets),
             sets);
       }
+      for (Figures f : new Figures[] {sdkFigures, budgetFigures}) {
+        System.out.printf(
+            "goal: %s, heap per waiting set <= %,d bytes: %,d, %s%n",
+            f == sdkFigures ? "sdk defaults" : "sdk budget",
+            HEAP_PER_SET_TARGET,
+            f.bytesPerWaitingSet,
+            f.bytesPerWaitingSet <= HEAP_PER_SET_TARGET ? "met" : "MISSED");
+      }
       System.out.printf(
           "SDK/raw wall time: %.3f; SDK/raw heap per waiting set: %.2f%n",
           (double) sdkFigures.wallNanos / rawFigures.wallNanos,
           (double) sdkFigures.bytesPerWaitingSet / rawFigures.bytesPerWaitingSet);
     }
+  }
+
+  /** The SDK as a partner builds it, with or without a request budget. */
+  private static Side sdk(LocalServer server, PollOptions pollOptions, boolean budget) {
+    FormationClient.Builder builder =
+        FormationClient.builder().baseUrl(server.baseUrl()).accessToken(LocalServer.TOKEN);
+    if (budget) {
+      builder.requestBudget(BUDGET_PER_SECOND, BUDGET_BURST);
+    }
+    FormationClient client = builder.build();
+    return new Side() {
+      @Override
+      public CompletableFuture<?> await(String id) {
+        return client.documentSets().awaitCompletionAsync(id, pollOptions);
+      }
+
+      @Override
+      public void close() {
+        client.close();
+      }
+    };
   }
 
   private static void warmUp(Side side, String prefix, int sets) throws Exception {

@@ -1,0 +1,236 @@
+package io.formation.sdk.bench;
+
+import io.formation.sdk.FormationClient;
+import io.formation.sdk.PollOptions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Predicate;
+
+/**
+ * Benchmark 6, a limit that moves: waits that never end poll a local server whose limit is 2,000
+ * requests a second for ten seconds, then 500 for ten, then 2,000 again for ten ({@code 429} with
+ * {@code Retry-After: 1} beyond, burst 100). The waits ask for far more than the limit (3,000 of
+ * them, one poll every 200 ms at most), so each side runs as fast as it believes the service lets
+ * it. Reports, per half second, what the server answered and refused, and how long each side took
+ * to follow each change: after the drop, until less than 5% of its requests in a half second were
+ * refused; after the rise, until it was answered at 90% of the new limit in a half second.
+ *
+ * <p>Arguments: {@code [waits] [phase seconds]}.
+ */
+public final class RateLimitShift {
+  private static final double HIGH = 2_000;
+  private static final double LOW = 500;
+  private static final int BURST = 100;
+  private static final long BUCKET_NANOS = 500_000_000L;
+
+  private RateLimitShift() {}
+
+  private record Bucket(long answered, long refused) {}
+
+  private record Run(String name, List<Bucket> buckets, int phaseBuckets) {}
+
+  public static void main(String[] args) throws Exception {
+    int waits = args.length > 0 ? Integer.parseInt(args[0]) : 3_000;
+    int phaseSeconds = args.length > 1 ? Integer.parseInt(args[1]) : 10;
+    PollOptions options =
+        PollOptions.builder()
+            .initialInterval(Duration.ofMillis(50))
+            .multiplier(1.5)
+            .maxInterval(Duration.ofMillis(200))
+            .jitter(0.1)
+            .timeout(Duration.ofMinutes(10))
+            .build();
+    List<Run> runs = new ArrayList<>();
+    try (LocalServer server = LocalServer.rateLimited(Integer.MAX_VALUE, HIGH, BURST)) {
+      runs.add(run("raw", server, waits, phaseSeconds, rawSide(server, options)));
+      runs.add(
+          run(
+              "sdk defaults",
+              server,
+              waits,
+              phaseSeconds,
+              sdkSide(FormationClient.builder().baseUrl(server.baseUrl()), options)));
+      runs.add(
+          run(
+              "sdk budget",
+              server,
+              waits,
+              phaseSeconds,
+              sdkSide(
+                  FormationClient.builder().baseUrl(server.baseUrl()).requestBudget(HIGH, BURST),
+                  options)));
+    }
+    report(runs, waits, phaseSeconds);
+  }
+
+  private interface Side extends AutoCloseable {
+    CompletableFuture<?> await(String id);
+
+    @Override
+    void close();
+  }
+
+  private static Side rawSide(LocalServer server, PollOptions options) {
+    RawPoller poller = new RawPoller(server.baseUrl(), options);
+    return new Side() {
+      @Override
+      public CompletableFuture<?> await(String id) {
+        return poller.await(id);
+      }
+
+      @Override
+      public void close() {
+        poller.close();
+      }
+    };
+  }
+
+  private static Side sdkSide(FormationClient.Builder builder, PollOptions options) {
+    FormationClient client = builder.accessToken(LocalServer.TOKEN).build();
+    return new Side() {
+      @Override
+      public CompletableFuture<?> await(String id) {
+        return client.documentSets().awaitCompletionAsync(id, options);
+      }
+
+      @Override
+      public void close() {
+        client.close();
+      }
+    };
+  }
+
+  private static Run run(String name, LocalServer server, int waits, int phaseSeconds, Side side)
+      throws InterruptedException {
+    server.limit(HIGH);
+    Thread.sleep(1_500);
+    int phaseBuckets = (int) (phaseSeconds * 1_000_000_000L / BUCKET_NANOS);
+    List<Bucket> buckets = new ArrayList<>();
+    List<CompletableFuture<?>> started = new ArrayList<>();
+    try (side) {
+      String prefix = name.replace(' ', '-') + "-shift_";
+      for (int i = 0; i < waits; i++) {
+        started.add(side.await(prefix + i));
+      }
+      long start = System.nanoTime();
+      long answered = server.successes();
+      long refused = server.tooManyRequests();
+      for (int i = 1; i <= 3 * phaseBuckets; i++) {
+        if (i == phaseBuckets + 1) {
+          server.limit(LOW);
+        } else if (i == 2 * phaseBuckets + 1) {
+          server.limit(HIGH);
+        }
+        long due = start + i * BUCKET_NANOS;
+        long left;
+        while ((left = due - System.nanoTime()) > 0) {
+          Thread.sleep(Math.max(1, left / 1_000_000));
+        }
+        long answeredNow = server.successes();
+        long refusedNow = server.tooManyRequests();
+        buckets.add(new Bucket(answeredNow - answered, refusedNow - refused));
+        answered = answeredNow;
+        refused = refusedNow;
+      }
+      started.forEach(wait -> wait.cancel(true));
+    }
+    server.limit(HIGH);
+    System.out.printf("[shift] %s done%n", name);
+    return new Run(name, buckets, phaseBuckets);
+  }
+
+  private static void report(List<Run> runs, int waits, int phaseSeconds) {
+    System.out.println();
+    System.out.printf(
+        "== Rate limit that moves: %,d waits that never end (polls 50 ms x1.5, cap 200 ms); server"
+            + " %,.0f/s for %d s, %,.0f/s for %d s, %,.0f/s for %d s, burst %d, then 429 with"
+            + " Retry-After: %d ==%n",
+        waits,
+        HIGH,
+        phaseSeconds,
+        LOW,
+        phaseSeconds,
+        HIGH,
+        phaseSeconds,
+        BURST,
+        LocalServer.RETRY_AFTER_SECONDS);
+    String format = "%-44s" + "| %-22s".repeat(runs.size()) + "%n";
+    System.out.printf(format, prefixed("", runs.stream().map(Run::name).toArray(String[]::new)));
+    String[] phases = {"first 2,000/s", "500/s", "2,000/s again"};
+    for (int phase = 0; phase < 3; phase++) {
+      int p = phase;
+      System.out.printf(
+          format,
+          prefixed(
+              phases[p] + ": answered/s, refused %",
+              runs.stream()
+                  .map(
+                      run -> {
+                        long answered = 0;
+                        long refused = 0;
+                        for (Bucket b : phase(run, p)) {
+                          answered += b.answered();
+                          refused += b.refused();
+                        }
+                        return String.format(
+                            "%,.0f, %.1f%%",
+                            answered / (double) phaseSeconds,
+                            100.0 * refused / Math.max(1, answered + refused));
+                      })
+                  .toArray(String[]::new)));
+    }
+    System.out.printf(
+        format,
+        prefixed(
+            "follows the drop (refused < 5%) after",
+            runs.stream()
+                .map(run -> followed(phase(run, 1), b -> b.refused() < 0.05 * total(b)))
+                .toArray(String[]::new)));
+    System.out.printf(
+        format,
+        prefixed(
+            "follows the rise (answered >= 90%) after",
+            runs.stream()
+                .map(
+                    run ->
+                        followed(
+                            phase(run, 2), b -> b.answered() >= 0.9 * HIGH * BUCKET_NANOS / 1e9))
+                .toArray(String[]::new)));
+    System.out.println();
+    System.out.println("answered / refused per half second:");
+    for (Run run : runs) {
+      StringBuilder line = new StringBuilder(String.format("%-14s", run.name()));
+      for (Bucket b : run.buckets()) {
+        line.append(' ').append(b.answered()).append('/').append(b.refused());
+      }
+      System.out.println(line);
+    }
+  }
+
+  private static long total(Bucket b) {
+    return b.answered() + b.refused();
+  }
+
+  private static List<Bucket> phase(Run run, int phase) {
+    return run.buckets().subList(phase * run.phaseBuckets(), (phase + 1) * run.phaseBuckets());
+  }
+
+  /** The time from the phase's start to the first half second from which the test holds on. */
+  private static String followed(List<Bucket> buckets, Predicate<Bucket> ok) {
+    for (int i = 0; i < buckets.size(); i++) {
+      if (buckets.subList(i, buckets.size()).stream().allMatch(ok)) {
+        return String.format("%.1f s", i * BUCKET_NANOS / 1e9);
+      }
+    }
+    return "never";
+  }
+
+  private static Object[] prefixed(String label, String[] cells) {
+    Object[] row = new Object[cells.length + 1];
+    row[0] = label;
+    System.arraycopy(cells, 0, row, 1, cells.length);
+    return row;
+  }
+}

@@ -1,0 +1,122 @@
+package io.formation.sdk;
+
+import static io.formation.sdk.Fixtures.documentSet;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.formation.sdk.model.DocumentSet;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import mockwebserver3.Dispatcher;
+import mockwebserver3.MockResponse;
+import mockwebserver3.MockWebServer;
+import mockwebserver3.RecordedRequest;
+import mockwebserver3.junit5.StartStop;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Callers' callbacks run on the SDK's completion executor, never on the transport's threads. */
+class CompletionExecutorTest {
+  private static final Duration SAFETY_NET = Duration.ofSeconds(30);
+
+  @StartStop final MockWebServer server = new MockWebServer();
+  final FakeTime time = new FakeTime();
+
+  /** Answers only once the test has attached its callbacks, so none runs on the test's thread. */
+  final CountDownLatch answer = new CountDownLatch(1);
+
+  @BeforeEach
+  void answerEachSetOnceAllowed() {
+    server.setDispatcher(
+        new Dispatcher() {
+          @Override
+          public MockResponse dispatch(RecordedRequest request) {
+            await(answer);
+            String path = request.getTarget();
+            return documentSet(path.substring(path.lastIndexOf('/') + 1), "complete");
+          }
+        });
+  }
+
+  @Test
+  void sixteenSlowCallbacksHoldNoConnectionSlotSoAnUnrelatedCallGoesOut() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    List<String> callbackThreads = new CopyOnWriteArrayList<>();
+    try (FormationClient client = TestClients.client(server, time)) {
+      List<CompletableFuture<Void>> slow = new ArrayList<>();
+      for (int i = 0; i < 16; i++) {
+        slow.add(
+            client
+                .documentSets()
+                .getAsync("ds_slow_" + i)
+                .thenAccept(
+                    set -> {
+                      callbackThreads.add(Thread.currentThread().getName());
+                      await(release);
+                    }));
+      }
+      answer.countDown();
+      for (int i = 0; i < 16; i++) {
+        server.takeRequest();
+      }
+
+      // OkHttp allows 16 calls to a host at once: on its threads, the 16 callbacks held them all
+      // and this call never went out.
+      CompletableFuture<DocumentSet> unrelated = client.documentSets().getAsync("ds_other");
+
+      assertThat(server.takeRequest(SAFETY_NET.toSeconds(), TimeUnit.SECONDS))
+          .isNotNull()
+          .extracting(request -> request.getTarget())
+          .isEqualTo("/v1/document_sets/ds_other");
+      assertThat(slow).noneMatch(CompletableFuture::isDone);
+      release.countDown();
+      assertThat(unrelated).succeedsWithin(SAFETY_NET);
+      assertThat(CompletableFuture.allOf(slow.toArray(CompletableFuture[]::new)))
+          .succeedsWithin(SAFETY_NET);
+    }
+    assertThat(callbackThreads)
+        .hasSize(16)
+        .allMatch(name -> name.startsWith("formation-completion"));
+  }
+
+  @Test
+  void anExecutorGivenToTheBuilderRunsTheCallbacks() throws Exception {
+    ExecutorService mine = Executors.newSingleThreadExecutor(r -> new Thread(r, "partner-pool"));
+    try (FormationClient client =
+        TestClients.builder(server, time).completionExecutor(mine).build()) {
+      CompletableFuture<String> thread =
+          client.documentSets().getAsync("ds_1").thenApply(set -> Thread.currentThread().getName());
+      answer.countDown();
+      assertThat(thread).succeedsWithin(SAFETY_NET).isEqualTo("partner-pool");
+    } finally {
+      mine.shutdown();
+    }
+  }
+
+  @Test
+  void anAsyncWaitCompletesOnTheExecutorToo() throws Exception {
+    try (FormationClient client = TestClients.client(server, time)) {
+      CompletableFuture<String> thread =
+          client
+              .documentSets()
+              .awaitCompletionAsync("ds_1")
+              .thenApply(set -> Thread.currentThread().getName());
+      answer.countDown();
+      assertThat(thread).succeedsWithin(SAFETY_NET).asString().startsWith("formation-completion");
+    }
+  }
+
+  private static void await(CountDownLatch latch) {
+    try {
+      latch.await(SAFETY_NET.toSeconds(), TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
