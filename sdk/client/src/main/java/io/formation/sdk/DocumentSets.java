@@ -293,7 +293,7 @@ public final class DocumentSets {
     Objects.requireNonNull(options, "options");
     WaitClock time = new WaitClock(clock, ticker);
     sleep(wait.setId(), time.until(Poller.notTooSoon(wait, time.now())));
-    return pollOnce(poller(options), wait, time);
+    return pollOnce(poller(options), wait, time, null);
   }
 
   /**
@@ -311,7 +311,9 @@ public final class DocumentSets {
     AsyncOperation<PollResult> operation = new AsyncOperation<>();
     Duration before = time.until(Poller.notTooSoon(wait, time.now()));
     after(
-        operation, before, () -> pollOnceAsync(poller, wait, time, operation, operation::complete));
+        operation,
+        before,
+        () -> pollOnceAsync(poller, wait, time, null, operation, operation::complete));
     return operation.result();
   }
 
@@ -389,8 +391,10 @@ public final class DocumentSets {
 
   private DocumentSet awaitCompletion(WaitState wait, Poller poller, WaitClock time) {
     sleep(wait.setId(), time.until(poller.firstPoll(wait, time.now())));
+    FormationException lastFailure = null;
     while (true) {
-      PollResult result = pollOnce(poller, wait, time);
+      PollResult result = pollOnce(poller, wait, time, lastFailure);
+      lastFailure = result.failure().orElse(null);
       switch (result.kind()) {
         case COMPLETE:
           return result.set().orElseThrow();
@@ -403,8 +407,13 @@ public final class DocumentSets {
     }
   }
 
-  /** One poll, blocking: the request, then the rule. */
-  private PollResult pollOnce(Poller poller, WaitState wait, WaitClock time) {
+  /**
+   * One poll, blocking: the request, then the rule.
+   *
+   * @param lastFailure the previous poll's failure, or null
+   */
+  private PollResult pollOnce(
+      Poller poller, WaitState wait, WaitClock time, FormationException lastFailure) {
     ApiRequest request = getRequest(wait.setId()).asPoll(time.reading(wait.deadline()));
     DocumentSet set = null;
     FormationException failure = null;
@@ -414,7 +423,9 @@ public final class DocumentSets {
       failure = e;
     }
     Instant now = time.now();
-    return set != null ? poller.afterPoll(wait, set, now) : poller.afterError(wait, failure, now);
+    return set != null
+        ? poller.afterPoll(wait, set, now)
+        : poller.afterError(wait, failure, now, lastFailure);
   }
 
   private void sleep(String id, Duration wait) {
@@ -472,16 +483,21 @@ public final class DocumentSets {
       WaitState wait, Poller poller, WaitClock time) {
     AsyncOperation<DocumentSet> operation = new AsyncOperation<>();
     Duration first = time.until(poller.firstPoll(wait, time.now()));
-    after(operation, first, () -> loopAsync(poller, wait, time, operation));
+    after(operation, first, () -> loopAsync(poller, wait, time, null, operation));
     return operation.result();
   }
 
   private void loopAsync(
-      Poller poller, WaitState wait, WaitClock time, AsyncOperation<DocumentSet> operation) {
+      Poller poller,
+      WaitState wait,
+      WaitClock time,
+      FormationException lastFailure,
+      AsyncOperation<DocumentSet> operation) {
     pollOnceAsync(
         poller,
         wait,
         time,
+        lastFailure,
         operation,
         result -> {
           switch (result.kind()) {
@@ -491,7 +507,13 @@ public final class DocumentSets {
                 after(
                     operation,
                     time.until(result.nextPollAt()),
-                    () -> loopAsync(poller, result.waitState(), time, operation));
+                    () ->
+                        loopAsync(
+                            poller,
+                            result.waitState(),
+                            time,
+                            result.failure().orElse(null),
+                            operation));
           }
         });
   }
@@ -504,6 +526,7 @@ public final class DocumentSets {
       Poller poller,
       WaitState wait,
       WaitClock time,
+      FormationException lastFailure,
       AsyncOperation<?> operation,
       Consumer<PollResult> then) {
     CompletableFuture<DocumentSet> result =
@@ -528,7 +551,7 @@ public final class DocumentSets {
                   then.accept(
                       set != null
                           ? poller.afterPoll(wait, set, now)
-                          : poller.afterError(wait, (RuntimeException) failure, now));
+                          : poller.afterError(wait, (RuntimeException) failure, now, lastFailure));
                 }));
   }
 

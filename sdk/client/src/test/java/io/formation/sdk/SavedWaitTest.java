@@ -155,6 +155,20 @@ class SavedWaitTest {
   }
 
   @Test
+  void aWaitWithoutADeadlineSavesNoneAndReadsBackAsNone() {
+    try (FormationClient client = client()) {
+      WaitState wait =
+          client
+              .documentSets()
+              .startWait(
+                  ID,
+                  options().timeout(java.time.temporal.ChronoUnit.FOREVER.getDuration()).build());
+      assertThat(wait.deadline()).isEqualTo(Instant.MAX);
+      assertThat(WaitState.decode(wait.encode()).deadline()).isEqualTo(Instant.MAX);
+    }
+  }
+
+  @Test
   void idsAndStatesWithAnyCharacterSurviveTheString() {
     try (FormationClient client = client()) {
       WaitState wait = client.documentSets().startWait("set.with/odd chars~é", options().build());
