@@ -77,7 +77,7 @@ public final class DocumentSets {
    *
    * <pre>{@code
    * client.documentSets()
-   *     .withOptions(RequestOptions.builder().idempotencyKey(orderId).build())
+   *     .withOptions(RequestOptions.builder().timeout(Duration.ofSeconds(5)).build())
    *     .create(DocumentSets.DELAWARE_CORPORATION);
    * }</pre>
    *
@@ -119,6 +119,26 @@ public final class DocumentSets {
     private WithResponse() {}
 
     /**
+     * As {@link DocumentSets#create(String)}, with the response.
+     *
+     * @param template the template, such as {@link #DELAWARE_CORPORATION}
+     * @return the new document set and the response it came in
+     */
+    public ApiResponse<DocumentSet> create(String template) {
+      return create(CreateDocumentSetParams.of(template));
+    }
+
+    /**
+     * The async twin of {@link #create(String)}.
+     *
+     * @param template the template, such as {@link #DELAWARE_CORPORATION}
+     * @return the new document set and the response it came in, when it arrives
+     */
+    public CompletableFuture<ApiResponse<DocumentSet>> createAsync(String template) {
+      return createAsync(CreateDocumentSetParams.of(template));
+    }
+
+    /**
      * As {@link DocumentSets#create(CreateDocumentSetParams)}, with the response.
      *
      * @param params the body of the create
@@ -129,7 +149,7 @@ public final class DocumentSets {
     }
 
     /**
-     * The async twin of {@link #create}.
+     * The async twin of {@link #create(CreateDocumentSetParams)}.
      *
      * @param params the body of the create
      * @return the new document set and the response it came in, when it arrives
@@ -576,11 +596,13 @@ public final class DocumentSets {
     Objects.requireNonNull(params, "params");
     try {
       return new ApiRequest(
-          "POST",
-          origins.endpoint("document_sets"),
-          Wire.WRITER.writeValueAsBytes(params.toJson()),
-          ApiRequest.ANY_JSON,
-          options);
+              "POST",
+              origins.endpoint("document_sets"),
+              Wire.WRITER.writeValueAsBytes(params.toJson()),
+              ApiRequest.ANY_JSON,
+              options)
+          // One key per create, made here: its retries carry it, no other request ever does.
+          .withNewIdempotencyKey();
     } catch (JsonProcessingException e) {
       throw new IllegalArgumentException("The params cannot be written as JSON", e);
     }

@@ -1,5 +1,6 @@
 package io.formation.sdk;
 
+import io.formation.sdk.internal.Timeout;
 import io.formation.sdk.model.DocumentSet;
 import java.time.Duration;
 import java.util.Objects;
@@ -243,7 +244,7 @@ public final class PollOptions {
      * @return this builder
      */
     public Builder timeout(Duration timeout) {
-      this.timeout = positive("timeout", timeout);
+      this.timeout = Timeout.wait("timeout", timeout).value();
       return this;
     }
 
