@@ -6,6 +6,7 @@ import io.formation.sandbox.FormationSandbox;
 import io.formation.sdk.DocumentSets;
 import io.formation.sdk.FormationClient;
 import io.formation.sdk.PollOptions;
+import io.formation.sdk.WaitState;
 import io.formation.sdk.model.DocumentSet;
 import io.formation.sdk.model.Form;
 import java.nio.file.Files;
@@ -15,9 +16,10 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Waits that survive a restart: a formation takes days, so keep the id of each set in flight in
- * your own store (here a file) and, after a restart or on another instance, resume every wait from
- * the ids alone, spreading the first polls so the restart causes no burst.
+ * Waits that survive a restart: a formation takes days, so save each set's wait (a {@link
+ * WaitState}, a string of about 100 bytes) in your own store (here a file) and, after a restart or
+ * on another instance, resume every wait where it stopped: the same deadline, backoff and grace
+ * after the last submission, the first polls spread so the restart causes no burst.
  */
 public final class ResumeWaits {
   private ResumeWaits() {}
@@ -49,27 +51,26 @@ public final class ResumeWaits {
 
   static void start(FormationClient client, JsonNode answers, Path inFlight) throws Exception {
     DocumentSet set = client.documentSets().create(DocumentSets.DELAWARE_CORPORATION);
-    Files.writeString(inFlight, set.id() + "\n", StandardOpenOption.APPEND); // before anything else
     for (Form form : client.forms().list(set.id())) {
       client.forms().submit(form, answers.get(form.id()));
     }
+    // Started after the submissions, the wait counts its input_needed grace from them.
+    WaitState wait = client.documentSets().startWait(set.id());
+    Files.writeString(inFlight, wait.encode() + "\n", StandardOpenOption.APPEND);
   }
 
   static void resume(FormationClient client, Path inFlight) throws Exception {
-    // In production: first polls spread over minutes, and the long interval a days-long
-    // formation deserves (docs/workflow.md); here seconds, so the recipe ends soon.
+    // In production: first polls spread over minutes (docs/workflow.md); here seconds.
     PollOptions resumed =
-        PollOptions.builder()
-            .firstPollWithin(Duration.ofSeconds(3)) // no burst of polls after the restart
-            .initialInterval(Duration.ofSeconds(1))
-            .build();
+        PollOptions.builder().firstPollWithin(Duration.ofSeconds(3)).build(); // no burst
     CompletableFuture<?>[] waits =
         Files.readAllLines(inFlight).stream()
+            .map(WaitState::decode) // each wait where it stopped
             .map(
-                id ->
+                wait ->
                     client
                         .documentSets()
-                        .awaitCompletionAsync(id, resumed)
+                        .awaitCompletionAsync(wait, resumed)
                         .thenAccept(done -> System.out.println(done.id() + " is complete")))
             .toArray(CompletableFuture<?>[]::new);
     CompletableFuture.allOf(waits).join();

@@ -66,7 +66,7 @@ class RecipesTest {
   }
 
   @Test
-  void waitsResumeAfterARestartFromTheSavedIdsAlone() throws Exception {
+  void waitsResumeAfterARestartFromTheirSavedStrings() throws Exception {
     String printed = run(() -> ResumeWaits.main(new String[] {ANSWERS}));
 
     assertThat(printed.lines().filter(line -> line.matches("ds_\\w+ is complete")).distinct())
