@@ -601,8 +601,8 @@ public final class DocumentSets {
               Wire.WRITER.writeValueAsBytes(params.toJson()),
               ApiRequest.ANY_JSON,
               options)
-          // One key per create, made here: its retries carry it, no other request ever does.
-          .withNewIdempotencyKey();
+          // One key per create: its retries carry it, no other request ever does.
+          .withIdempotencyKey(params.idempotencyKey());
     } catch (JsonProcessingException e) {
       throw new IllegalArgumentException("The params cannot be written as JSON", e);
     }

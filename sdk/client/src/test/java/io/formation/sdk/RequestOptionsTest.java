@@ -92,6 +92,37 @@ class RequestOptionsTest {
   }
 
   @Test
+  void aCreateGivenAKeyOfTheCallersSendsItOnEveryRetryOfThatCreateOnly() throws Exception {
+    server.enqueue(status(429));
+    server.enqueue(documentSet("ds_1", "input_needed"));
+    server.enqueue(documentSet("ds_2", "input_needed"));
+    try (FormationClient client = TestClients.client(server, time)) {
+      client
+          .documentSets()
+          .create(
+              CreateDocumentSetParams.of(DocumentSets.DELAWARE_CORPORATION)
+                  .withIdempotencyKey("order-42"));
+      client.documentSets().create(DocumentSets.DELAWARE_CORPORATION);
+    }
+    assertThat(server.takeRequest().getHeaders().get("Idempotency-Key")).isEqualTo("order-42");
+    assertThat(server.takeRequest().getHeaders().get("Idempotency-Key")).isEqualTo("order-42");
+    assertThat(server.takeRequest().getHeaders().get("Idempotency-Key"))
+        .isNotBlank()
+        .isNotEqualTo("order-42");
+  }
+
+  @Test
+  void anIdempotencyKeyThatIsBlankOrNoHeaderValueIsRefusedWithoutShowingIt() {
+    CreateDocumentSetParams params = CreateDocumentSetParams.of(DocumentSets.DELAWARE_CORPORATION);
+    assertThatThrownBy(() -> params.withIdempotencyKey(" "))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("idempotencyKey");
+    assertThatThrownBy(() -> params.withIdempotencyKey("order\n42"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("at index 5");
+  }
+
+  @Test
   void retriesForOneCallReplaceTheClients() {
     server.enqueue(status(503));
     server.enqueue(documentSet("ds_1", "finalizing"));

@@ -53,12 +53,18 @@ public record ApiRequest(
   }
 
   /**
-   * The same request with a fresh {@code Idempotency-Key}: one per logical request, made here so no
-   * key is ever shared by two of them.
+   * The same request with its {@code Idempotency-Key}: the caller's for this one logical request,
+   * or a fresh one made here when null, so no key is ever shared by two of them.
    */
-  public ApiRequest withNewIdempotencyKey() {
+  public ApiRequest withIdempotencyKey(String key) {
     return new ApiRequest(
-        method, url, body, accept, deadline, options, UUID.randomUUID().toString());
+        method,
+        url,
+        body,
+        accept,
+        deadline,
+        options,
+        key != null ? key : UUID.randomUUID().toString());
   }
 
   public static ApiRequest get(HttpUrl url, String accept, RequestOptions options) {
