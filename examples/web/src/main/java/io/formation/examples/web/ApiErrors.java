@@ -36,7 +36,9 @@ final class ApiErrors {
         .forEach(
             error ->
                 log.info(
-                    "The service rejected {}: {}", error.pointer().orElse("the form"), error.message()));
+                    "The service rejected {}: {}",
+                    error.pointer().orElse("the form"),
+                    error.message()));
     List<FieldError> errors =
         e.errors().stream()
             .map(error -> new FieldError(error.pointer().orElse(""), error.message()))

@@ -82,8 +82,7 @@ final class FilePersonFormations implements PersonFormations {
       Files.createDirectories(parent);
       Path next = Files.createTempFile(parent, file.getFileName().toString(), ".next");
       JSON.writeValue(next.toFile(), byPerson);
-      Files.move(
-          next, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      Files.move(next, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot keep the formations in " + file, e);
     }
