@@ -48,7 +48,13 @@ export function FormCard({ form, editable, onChange, onSubmit, onEdit, onKeep })
           <ul>
             {form.errors.map((error, index) => (
               <li key={index} data-pointer={error.pointer}>
-                {error.pointer ? <a href={`#${fieldId(form.id, pathOf(error.pointer))}`}>{error.message}</a> : error.message}
+                {error.pointer ? (
+                  <a href={`#${fieldId(form.id, pathOf(error.pointer))}`} onClick={focusField}>
+                    {error.message}
+                  </a>
+                ) : (
+                  error.message
+                )}
               </li>
             ))}
           </ul>
@@ -98,6 +104,17 @@ export function FormCard({ form, editable, onChange, onSubmit, onEdit, onKeep })
       </form>
     </section>
   );
+}
+
+// A link to a field focuses it, as GOV.UK's error summary does; one to a group (which has no
+// input of its own) scrolls to where the group's first input is.
+function focusField(event) {
+  const id = event.currentTarget.getAttribute('href').slice(1);
+  const target = document.getElementById(id);
+  if (target) {
+    event.preventDefault();
+    target.focus();
+  }
 }
 
 function pathOf(pointer) {

@@ -5,7 +5,8 @@ import { problems } from './ajv.js';
 
 // One entry per JSON Schema keyword the forms use; `format` has one entry per format.
 const WORDS = {
-  required: ({ label, schema }) => (isChoice(schema) ? `Select ${lower(label)}` : `Enter ${lower(label)}`),
+  required: ({ label, schema }) =>
+    isChoice(schema) ? `Select ${lower(label)}` : schema?.type === 'array' ? `Add ${lower(label)}` : `Enter ${lower(label)}`,
   type: ({ label, params }) =>
     params.type === 'integer'
       ? `${label} must be a whole number, like 5000000`

@@ -96,7 +96,9 @@ final class Browser implements AutoCloseable {
    * .root_properties_name}).
    */
   WebElement input(String form, String control) {
-    return waitUntil(b -> b.findElement(inForm(form, control + " input")));
+    String section = "section[data-form='" + form + "'] " + control;
+    return waitUntil(
+        b -> b.findElement(By.cssSelector(section + " input, " + section + " textarea")));
   }
 
   /** Selects all of the field's text, deletes it, and types {@code text} key by key. */
