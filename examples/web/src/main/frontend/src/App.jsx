@@ -3,6 +3,8 @@ import { ApiError, followProgress, listForms, myFormations, startFormation, subm
 import { satisfies, withDefaults } from './ajv.js';
 import { check, explain } from './messages.js';
 import { FormCard } from './FormCard.jsx';
+import { fieldId } from './controls.jsx';
+import { pathOf } from './pointers.js';
 import { Formations } from './Formations.jsx';
 import { Progress } from './Progress.jsx';
 
@@ -289,7 +291,11 @@ export function App() {
     if (focus.target === 'progress') {
       target = document.querySelector('.progress h2');
     } else if (section && focus.target === 'invalid') {
-      target = section.querySelector('[aria-invalid="true"]') ?? section.querySelector('.error-summary');
+      // The first error's field, found by its id: JSON Forms marks the fields a render later.
+      const first = formsRef.current.find((form) => form.id === focus.formId)?.errors.find((error) => error.pointer);
+      target =
+        (first && document.getElementById(fieldId(focus.formId, pathOf(first.pointer)))) ??
+        section.querySelector('.error-summary');
     } else if (section) {
       target = section.querySelector('input:not([disabled]), select:not([disabled]), textarea:not([disabled])');
     }

@@ -3,7 +3,7 @@ import { JsonForms } from '@jsonforms/react';
 import { vanillaCells, vanillaRenderers } from '@jsonforms/vanilla-renderers';
 import { ajv } from './ajv.js';
 import { controls, fieldId } from './controls.jsx';
-import { toAdditionalErrors } from './pointers.js';
+import { pathOf, toAdditionalErrors } from './pointers.js';
 
 const renderers = [...controls, ...vanillaRenderers];
 // Messages reach the inputs already in plain words (messages.js); JSON Forms shows them as they are.
@@ -115,12 +115,4 @@ function focusField(event) {
     event.preventDefault();
     target.focus();
   }
-}
-
-function pathOf(pointer) {
-  return pointer
-    .split('/')
-    .slice(1)
-    .map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'))
-    .join('.');
 }

@@ -13,3 +13,12 @@ export function toAdditionalErrors(errors) {
       params: {},
     }));
 }
+
+/** The JSON Forms path of the value at a JSON Pointer: "/directors/0/email" → "directors.0.email". */
+export function pathOf(pointer) {
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((segment) => segment.replaceAll('~1', '/').replaceAll('~0', '~'))
+    .join('.');
+}

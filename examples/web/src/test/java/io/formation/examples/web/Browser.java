@@ -185,6 +185,26 @@ final class Browser implements AutoCloseable {
     return ((JavascriptExecutor) driver).executeScript(script, args);
   }
 
+  /**
+   * What axe-core (Deque's accessibility rules, WCAG 2.2 A and AA) finds wrong with the page as it
+   * stands: one line per violation, naming the rule and the elements. axe is a dev dependency of
+   * the page, read from its node_modules and run in the page, so nothing is downloaded.
+   */
+  @SuppressWarnings("unchecked")
+  List<String> accessibilityViolations() throws IOException {
+    String axe = Files.readString(Path.of("src/main/frontend/node_modules/axe-core/axe.min.js"));
+    driver.executeScript(axe);
+    Object found =
+        driver.executeAsyncScript(
+            "const done = arguments[arguments.length - 1];"
+                + "axe.run(document, {runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa',"
+                + " 'wcag22aa', 'best-practice']})"
+                + ".then(r => done(r.violations.map(v => v.id + ': ' + v.help + ' at '"
+                + " + v.nodes.map(n => n.target.join(' ')).join(', '))))"
+                + ".catch(e => done(['axe failed: ' + e]));");
+    return (List<String>) found;
+  }
+
   List<String> shownStates() {
     return driver.findElements(By.cssSelector(".progress li")).stream()
         .map(li -> li.getAttribute("data-state"))

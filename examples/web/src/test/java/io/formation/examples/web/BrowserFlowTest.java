@@ -52,6 +52,8 @@ class BrowserFlowTest {
   void aPersonFillsEveryFormFixesWhatTheServiceRejectsAndFollowsTheFormationToComplete()
       throws IOException {
     page.open("http://localhost:" + port + "/");
+    page.waitFor(By.xpath("//button[text()='Start']"));
+    assertThat(page.accessibilityViolations()).as("the start page").isEmpty();
     page.click(By.xpath("//button[text()='Start']"));
     page.waitUntil(b -> b.findElements(By.cssSelector("section[data-form]")).size() == 5);
 
@@ -72,6 +74,7 @@ class BrowserFlowTest {
     assertThat(page.text(inForm("people", ".error-summary li")))
         .isEqualTo("Enter email (Directors 1) in the correct format, like name@example.com");
     assertThat(page.formClasses("people")).contains("open");
+    assertThat(page.accessibilityViolations()).as("the page with an error").isEmpty();
     page.screenshot("mid-flow");
 
     page.replace("people", Fill.DIRECTOR + ".root_properties_email", "ada@example.com");
@@ -95,6 +98,7 @@ class BrowserFlowTest {
     assertThat(page.textContent(inForm("people", emailError)))
         .isEqualTo("Error: Enter email (Directors 1)");
     assertThat(page.formClasses("company")).contains("done");
+    assertThat(page.accessibilityViolations()).as("the page asking again").isEmpty();
     page.screenshot("asked-again");
     page.replace("people", Fill.DIRECTOR + ".root_properties_email", "ada@example.com");
     page.submit("people");
@@ -132,6 +136,7 @@ class BrowserFlowTest {
         .singleElement()
         .asString()
         .contains("/forms/people", "status of 422");
+    assertThat(page.accessibilityViolations()).as("the complete page").isEmpty();
     page.script("window.scrollTo(0, 0)");
     page.screenshot("complete");
   }
