@@ -70,7 +70,7 @@ final class Browser implements AutoCloseable {
           "mobileEmulation",
           java.util.Map.of(
               "deviceMetrics",
-              java.util.Map.of("width", 390, "height", 844, "pixelRatio", 3.0, "touch", true)));
+              java.util.Map.of("width", 390, "height", 844, "pixelRatio", 2.0, "touch", true)));
     } else {
       chrome.addArguments("--window-size=" + window.getWidth() + "," + window.getHeight());
     }
@@ -225,26 +225,6 @@ final class Browser implements AutoCloseable {
     Files.createDirectories(SCREENSHOTS);
     byte[] png = driver.getScreenshotAs(OutputType.BYTES);
     Files.write(SCREENSHOTS.resolve(name + ".png"), png);
-  }
-
-  /** The whole page as one image: a phone's screen shows only its top. */
-  void fullScreenshot(String name) throws IOException {
-    Files.createDirectories(SCREENSHOTS);
-    Object metrics = driver.executeCdpCommand("Page.getLayoutMetrics", java.util.Map.of());
-    @SuppressWarnings("unchecked")
-    java.util.Map<String, Object> size =
-        (java.util.Map<String, Object>)
-            ((java.util.Map<String, Object>) metrics).get("cssContentSize");
-    java.util.Map<String, Object> clip =
-        java.util.Map.of(
-            "x", 0, "y", 0, "width", size.get("width"), "height", size.get("height"), "scale", 1);
-    java.util.Map<String, Object> shot =
-        driver.executeCdpCommand(
-            "Page.captureScreenshot",
-            java.util.Map.of("format", "png", "clip", clip, "captureBeyondViewport", true));
-    Files.write(
-        SCREENSHOTS.resolve(name + ".png"),
-        java.util.Base64.getDecoder().decode((String) shot.get("data")));
   }
 
   @Override

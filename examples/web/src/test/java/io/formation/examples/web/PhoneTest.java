@@ -45,6 +45,10 @@ class PhoneTest {
   void everyControlIsAtLeast44PixelsHigh() throws IOException {
     page.click(Browser.inForm("people", ".root_properties_directors .button-add"));
     page.waitFor(Browser.inForm("people", ".button-delete"));
+    page.replace("company", ".root_properties_name", "Acme Robotics");
+    page.replace("company", ".root_properties_website", "acme-robotics");
+    page.submit("company");
+    page.waitFor(Browser.inForm("company", ".error-summary"));
 
     List<WebElement> controls =
         page.driver.findElements(
@@ -60,6 +64,8 @@ class PhoneTest {
                             + control.getText()
                             + control.getDomAttribute("id"))
                     .isGreaterThanOrEqualTo(44));
+    page.script("document.querySelector(\"section[data-form='company']\").scrollIntoView()");
+    page.screenshot("phone");
   }
 
   @Test
@@ -80,6 +86,5 @@ class PhoneTest {
     assertThat(List.of(focused, typed, left)).containsOnly(before);
     page.submit("stock");
     page.waitUntilDone("stock");
-    page.fullScreenshot("phone");
   }
 }
