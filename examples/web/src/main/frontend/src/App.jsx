@@ -212,6 +212,7 @@ export function App() {
     return followProgress(formation.id, {
       onState: (entry) => {
         seen(entry);
+        setMine((list) => list.map((item) => (item.id === formation.id ? { ...item, state: entry.state, known: entry.known } : item)));
         if (!needsInput(entry.state)) {
           closeChanges();
         }

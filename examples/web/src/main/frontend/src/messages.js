@@ -50,7 +50,7 @@ export function plainWords(problem, rootSchema) {
  */
 export function explain(serviceErrors, rootSchema, sent) {
   const found = problems(rootSchema, sent);
-  return serviceErrors.map((error) => {
+  return inFormOrder(serviceErrors, rootSchema).map((error) => {
     const problem = found.find((candidate) => candidate.pointer === error.pointer);
     const plain = problem && plainWords(problem, rootSchema);
     return {
@@ -62,7 +62,7 @@ export function explain(serviceErrors, rootSchema, sent) {
 
 /** What the schema finds wrong with the values, in plain words: for a form the service asks for again. */
 export function check(rootSchema, data) {
-  return problems(rootSchema, data).map((problem) => ({
+  return inFormOrder(problems(rootSchema, data), rootSchema).map((problem) => ({
     pointer: problem.pointer,
     message: plainWords(problem, rootSchema) ?? `${describe(rootSchema, problem.pointer).label} is not valid`,
   }));
@@ -86,6 +86,34 @@ export function describe(rootSchema, pointer) {
     label = schema?.title ?? humanize(segment);
   }
   return { label: entry ? `${label} (${entry})` : label, schema };
+}
+
+// Errors in the order of their fields in the form, as GOV.UK's error summary lists them: by the
+// order of the schema's properties, and of the entries in a list.
+function inFormOrder(errors, rootSchema) {
+  const position = (pointer) => {
+    let schema = rootSchema;
+    return pointer
+      .split('/')
+      .slice(1)
+      .map(unescape)
+      .map((segment) => {
+        if (schema?.type === 'array') {
+          schema = schema.items;
+          return Number(segment);
+        }
+        const index = Object.keys(schema?.properties ?? {}).indexOf(segment);
+        schema = schema?.properties?.[segment];
+        return index;
+      });
+  };
+  const compare = (a, b) => {
+    for (let i = 0; i < Math.min(a.length, b.length); i++) {
+      if (a[i] !== b[i]) return a[i] - b[i];
+    }
+    return a.length - b.length;
+  };
+  return [...errors].sort((x, y) => compare(position(x.pointer), position(y.pointer)));
 }
 
 function isChoice(schema) {
