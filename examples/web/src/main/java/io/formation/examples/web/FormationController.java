@@ -62,11 +62,12 @@ final class FormationController {
    */
   @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
   ResponseEntity<FormationView> start(
-      @RequestBody(required = false) StartRequest body,
+      // Required, so that only a JSON body matches: a page on another site cannot send one.
+      @RequestBody StartRequest body,
       HttpServletRequest request,
       HttpServletResponse response) {
     Person person = Person.ofOrNew(request, response);
-    String startKey = body == null ? null : body.startKey();
+    String startKey = body.startKey();
     if (startKey != null && !START_KEY.matcher(startKey).matches()) {
       throw new BadRequest("startKey must be 8 to 64 letters, digits or dashes.");
     }
