@@ -8,8 +8,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.formation.sandbox.Faults;
 import io.formation.sandbox.FormValidator;
 import io.formation.sandbox.FormationSandbox;
-import io.formation.sandbox.RecordedRequest;
 import io.formation.sandbox.SandboxOptions;
+import io.formation.sandbox.SandboxRequest;
 import io.formation.sandbox.SandboxTemplates;
 import io.formation.sandbox.Violation;
 import io.formation.sdk.model.ActionResult;
@@ -212,7 +212,7 @@ class EndToEndTest {
     }
 
     assertThat(done.state().isComplete()).isTrue();
-    List<RecordedRequest> requests = sandbox.requests();
+    List<SandboxRequest> requests = sandbox.requests();
     assertThat(requests).anyMatch(r -> r.fault().isPresent());
     for (int i = 0; i + 1 < requests.size(); i++) {
       if (requests.get(i).fault().isPresent()) {
@@ -240,14 +240,14 @@ class EndToEndTest {
         .example();
   }
 
-  private List<RecordedRequest> creates() {
+  private List<SandboxRequest> creates() {
     return sandbox.requests().stream()
         .filter(r -> r.method().equals("POST") && r.path().equals("/v1/document_sets"))
         .toList();
   }
 
   private void assertEveryRequestWasAuthorizedAndThereWasOneCreate() {
-    assertThat(sandbox.requests()).hasSizeGreaterThan(7).allMatch(RecordedRequest::authorized);
+    assertThat(sandbox.requests()).hasSizeGreaterThan(7).allMatch(SandboxRequest::authorized);
     assertThat(creates()).filteredOn(r -> r.fault().isEmpty()).hasSize(1);
     assertThat(sandbox.documentSets()).hasSize(1);
   }

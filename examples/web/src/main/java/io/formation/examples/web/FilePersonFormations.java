@@ -35,7 +35,7 @@ final class FilePersonFormations implements PersonFormations {
   private final Path file;
   private final Map<String, List<Started>> byPerson;
 
-  FilePersonFormations(@Value("${formation.web.store:formation-web-store.json}") Path file) {
+  FilePersonFormations(@Value("${formation-web.store:formation-web-store.json}") Path file) {
     this.file = file.toAbsolutePath();
     this.byPerson = read(this.file);
   }

@@ -63,9 +63,7 @@ final class FormationController {
   @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
   ResponseEntity<FormationView> start(
       // Required, so that only a JSON body matches: a page on another site cannot send one.
-      @RequestBody StartRequest body,
-      HttpServletRequest request,
-      HttpServletResponse response) {
+      @RequestBody StartRequest body, HttpServletRequest request, HttpServletResponse response) {
     Person person = Person.ofOrNew(request, response);
     String startKey = body.startKey();
     if (startKey != null && !START_KEY.matcher(startKey).matches()) {

@@ -29,7 +29,7 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
  *
  * <p>Events: {@code state} per state seen; then one of {@code complete} (with the app link), {@code
  * input_needed} (the page fetches the forms again and shows those asked for) or {@code failed}. The
- * stream ends after that one. A comment line every {@code formation.web.heartbeat} (15 s) keeps
+ * stream ends after that one. A comment line every {@code formation-web.heartbeat} (15 s) keeps
  * proxies from closing a quiet stream and finds out that a tab was closed: the write fails, and the
  * polling for that tab stops, within a minute instead of at the next change of state.
  */
@@ -74,7 +74,7 @@ final class ProgressStream {
   private final AtomicInteger following = new AtomicInteger();
 
   ProgressStream(
-      FormationClient client, @Value("${formation.web.heartbeat:PT15S}") Duration heartbeat) {
+      FormationClient client, @Value("${formation-web.heartbeat:PT15S}") Duration heartbeat) {
     this.client = client;
     this.heartbeat = heartbeat;
   }

@@ -177,8 +177,8 @@ class PersonFormationsTest {
             "server.shutdown=immediate",
             "formation.base-url=" + sandbox.baseUrl(),
             "formation.access-token=" + sandbox.token(),
-            "formation.web.store=" + store,
-            "formation.web.heartbeat=PT0.5S")
+            "formation-web.store=" + store,
+            "formation-web.heartbeat=PT0.5S")
         .run();
   }
 }

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.formation.sandbox.Faults;
 import io.formation.sandbox.FormationSandbox;
-import io.formation.sandbox.RecordedRequest;
 import io.formation.sandbox.SandboxOptions;
+import io.formation.sandbox.SandboxRequest;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -63,13 +63,13 @@ class StartOnceTest {
 
     page.waitUntil(b -> b.findElements(By.cssSelector("section[data-form]")).size() == 5);
 
-    List<RecordedRequest> formsFetches =
+    List<SandboxRequest> formsFetches =
         sandbox.requests().stream()
             .filter(r -> r.method().equals("GET") && r.path().endsWith("/forms"))
             .toList();
     // The backend's first fetch failed whole (three attempts), so the page had to try again.
     assertThat(formsFetches.subList(0, 3))
-        .allSatisfy(r -> assertThat(r.fault()).contains(RecordedRequest.Fault.UNAVAILABLE));
+        .allSatisfy(r -> assertThat(r.fault()).contains(SandboxRequest.Fault.UNAVAILABLE));
     assertThat(sandbox.documentSets()).hasSize(1);
     assertThat(page.formationId()).isEqualTo(sandbox.documentSets().get(0).id());
     assertThat(page.present(By.xpath("//button[text()='Start']"))).isFalse();

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.formation.sandbox.FormationSandbox;
-import io.formation.sandbox.RecordedRequest;
+import io.formation.sandbox.SandboxRequest;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -182,7 +182,7 @@ class WhatIsTypedTest {
                 "people", "directors")
             .get(form);
     JsonNode last = null;
-    for (RecordedRequest request : sandbox.requests()) {
+    for (SandboxRequest request : sandbox.requests()) {
       if (request.path().contains("/form_actions/") && !request.method().equals("GET")) {
         JsonNode body = JSON.readTree(request.body());
         if (body.has(property) || (form.equals("registered_agent") && body.has("service_start"))) {
