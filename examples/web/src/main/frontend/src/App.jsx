@@ -1,26 +1,62 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { ApiError, followProgress, listForms, startFormation, submitForm } from './api.js';
-import { satisfies } from './ajv.js';
-import { stillStanding } from './pointers.js';
+import { ApiError, followProgress, listForms, myFormations, startFormation, submitForm } from './api.js';
+import { satisfies, withDefaults } from './ajv.js';
+import { check, explain } from './messages.js';
 import { FormCard } from './FormCard.jsx';
+import { fieldId } from './controls.jsx';
+import { pathOf } from './pointers.js';
+import { Formations } from './Formations.jsx';
 import { Progress } from './Progress.jsx';
 
 // How long to wait before following again when the set is still input_needed although every form
 // was accepted and none is asked for: the service has not processed the last one yet.
 const FOLLOW_AGAIN_AFTER_MS = 1000;
+// Fetching the forms again after a failure: soon, then less often.
+const RETRY_FIRST_MS = 1000;
+const RETRY_MAX_MS = 15000;
+// The start a person asked for and has not heard the answer of, kept across a reload so that
+// asking again cannot create a second set.
+const PENDING_START = 'formation.pendingStart';
 
-const fresh = (form) => ({ ...form, status: 'open', errors: [], askedAgain: false });
+let versions = 0;
+
+/** A form as the service sent it, as the page holds it. */
+function received(form, accepted) {
+  return {
+    ...form,
+    // What JSON Forms starts from; replaced only with values the service sent back or was sent.
+    initial: accepted ? form.data : withDefaults(form.schema, form.data),
+    version: ++versions,
+    status: accepted ? 'done' : 'open',
+    accepted,
+    errors: [],
+    askedAgain: false,
+    notice: null,
+  };
+}
+
+// A form whose values the service holds and which satisfy its schema was accepted: the service
+// keeps only what it accepts. That is how a reload, a second tab or a restart knows what is done.
+const wasAccepted = (form) => Object.keys(form.data ?? {}).length > 0 && satisfies(form.schema, form.data);
+
+const needsInput = (state) => state === 'input_needed';
 
 export function App() {
-  // welcome → starting → input → following → complete, with input again if the service asks.
-  const [phase, setPhase] = useState('welcome');
+  // loading → welcome | input ⇄ following → complete, with input again if the service asks.
+  const [phase, setPhase] = useState('loading');
   const [formation, setFormation] = useState(null);
+  const [mine, setMine] = useState([]);
   const [forms, setForms] = useState([]);
   const [states, setStates] = useState([]);
   const [notice, setNotice] = useState(null);
   const [problem, setProblem] = useState(null);
+  const [retry, setRetry] = useState(null);
+  const [reachable, setReachable] = useState(true);
+  const [focus, setFocus] = useState(null);
   const formsRef = useRef(forms);
   formsRef.current = forms;
+  // Each form's values as they stand after the last key, written synchronously by JSON Forms.
+  const values = useRef(new Map());
 
   const seen = useCallback((entry) => {
     setStates((list) => (list.at(-1)?.state === entry.state ? list : [...list, { state: entry.state, known: entry.known }]));
@@ -29,37 +65,137 @@ export function App() {
   const update = (formId, change) =>
     setForms((list) => list.map((form) => (form.id === formId ? { ...form, ...change(form) } : form)));
 
+  // On load, on back/forward and in a second tab: the person's formations, the newest current.
+  useEffect(() => {
+    const controller = { cancelled: false };
+    const load = async (delay) => {
+      try {
+        const list = await myFormations();
+        if (controller.cancelled) return;
+        setMine(list);
+        setReachable(true);
+        setProblem(null);
+        if (list.length === 0) {
+          setPhase('welcome');
+        } else {
+          open(list[0]);
+        }
+      } catch (error) {
+        if (controller.cancelled) return;
+        setProblem(error.message);
+        setReachable(!(error instanceof ApiError && error.unreachable));
+        setTimeout(() => load(Math.min(delay * 2, RETRY_MAX_MS)), delay);
+      }
+    };
+    load(RETRY_FIRST_MS);
+    return () => {
+      controller.cancelled = true;
+    };
+    // Once per page load.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  /** Shows one of the person's formations: its forms while it needs input, its progress after. */
+  function open(chosen) {
+    setFormation(chosen);
+    setStates(chosen.state ? [{ state: chosen.state, known: chosen.known }] : []);
+    setForms([]);
+    setNotice(null);
+    setProblem(null);
+    values.current = new Map();
+    if (chosen.state === 'complete') {
+      setPhase('complete');
+    } else if (needsInput(chosen.state) || chosen.stale) {
+      loadForms(chosen, RETRY_FIRST_MS);
+    } else {
+      setPhase('following');
+    }
+  }
+
+  // The forms of a set that exists: fetched until they come, never by starting again.
+  async function loadForms(chosen, delay) {
+    setPhase('input');
+    setRetry(null);
+    try {
+      const fetched = (await listForms(chosen.id)).map((form) => received(form, wasAccepted(form)));
+      setProblem(null);
+      setReachable(true);
+      setForms(fetched);
+      const first = fetched.find((form) => form.status === 'open');
+      setFocus(first ? { formId: first.id, target: 'first' } : null);
+    } catch (error) {
+      setReachable(!(error instanceof ApiError && error.unreachable));
+      setProblem(`The forms could not be loaded: ${error.message} Trying again…`);
+      const timer = setTimeout(() => loadForms(chosen, Math.min(delay * 2, RETRY_MAX_MS)), delay);
+      setRetry(() => () => {
+        clearTimeout(timer);
+        loadForms(chosen, RETRY_FIRST_MS);
+      });
+    }
+  }
+
   async function start() {
+    // One deliberate start, one key: sent again as it is when the answer was not heard.
+    const startKey = sessionStorage.getItem(PENDING_START) ?? crypto.randomUUID();
+    sessionStorage.setItem(PENDING_START, startKey);
     setPhase('starting');
     setProblem(null);
+    let created;
     try {
-      const created = await startFormation();
-      setFormation(created);
-      seen(created);
-      setForms((await listForms(created.id)).map(fresh));
-      setPhase('input');
+      created = await startFormation(startKey);
     } catch (error) {
-      setProblem(error.message);
+      setProblem(`The formation could not be started: ${error.message}`);
+      setReachable(!(error instanceof ApiError && error.unreachable));
       setPhase('welcome');
+      return;
     }
+    sessionStorage.removeItem(PENDING_START);
+    setMine((list) => [created, ...list.filter((entry) => entry.id !== created.id)]);
+    setFormation(created);
+    setStates([{ state: created.state, known: created.known }]);
+    values.current = new Map();
+    loadForms(created, RETRY_FIRST_MS);
   }
 
   async function submit(formId) {
     const form = formsRef.current.find((candidate) => candidate.id === formId);
-    update(formId, () => ({ status: 'sending' }));
+    const data = values.current.get(formId) ?? form.initial ?? {};
+    update(formId, () => ({ status: 'sending', initial: data, notice: null }));
     try {
-      const saved = await submitForm(formation.id, formId, form.data ?? {});
-      update(formId, () => ({ status: 'done', data: saved.data ?? form.data, errors: [], askedAgain: false }));
+      const saved = await submitForm(formation.id, formId, data);
+      const kept = saved?.data ?? data;
+      update(formId, () => ({ status: 'done', accepted: true, initial: kept, errors: [], askedAgain: false }));
+      values.current.set(formId, kept);
+      const next = formsRef.current.find((candidate) => candidate.id !== formId && candidate.status === 'open');
+      setFocus(next ? { formId: next.id, target: 'first' } : { target: 'progress' });
     } catch (error) {
+      if (error instanceof ApiError && error.status === 409) {
+        // The set moved on: the service keeps what it accepted before, and says what happens next.
+        update(formId, (current) => ({
+          status: current.accepted ? 'done' : 'open',
+          errors: [],
+          notice: 'The service has moved on and takes no changes to this form now; it keeps the values it accepted.',
+        }));
+        if (formsRef.current.every((candidate) => candidate.accepted)) {
+          setPhase('following');
+        }
+        return;
+      }
       const errors =
-        error instanceof ApiError && error.errors.length > 0 ? error.errors : [{ pointer: '', message: error.message }];
+        error instanceof ApiError && error.errors.length > 0
+          ? explain(error.errors, form.schema, data)
+          : [{ pointer: '', message: error.message }];
+      if (error instanceof ApiError && error.status === 404) {
+        errors.push({ pointer: '', message: 'Reload the page to see your formations.' });
+      }
       update(formId, () => ({ status: 'open', errors }));
+      setFocus({ formId, target: 'invalid' });
     }
   }
 
-  // Every form accepted: follow the set's state until it is complete or asks for input again.
+  // Every form accepted (some may be open for a change): follow the set's state.
   useEffect(() => {
-    if (phase === 'input' && forms.length > 0 && forms.every((form) => form.status === 'done')) {
+    if (phase === 'input' && forms.length > 0 && forms.every((form) => form.accepted)) {
       setNotice(null);
       setPhase('following');
     }
@@ -74,10 +210,18 @@ export function App() {
       return undefined;
     }
     return followProgress(formation.id, {
-      onState: seen,
+      onState: (entry) => {
+        seen(entry);
+        setMine((list) => list.map((item) => (item.id === formation.id ? { ...item, state: entry.state, known: entry.known } : item)));
+        if (!needsInput(entry.state)) {
+          closeChanges();
+        }
+      },
       onComplete: (done) => {
         seen(done);
+        closeChanges();
         setFormation((current) => ({ ...current, ...done }));
+        setMine((list) => list.map((entry) => (entry.id === done.id || entry.id === formation.id ? { ...entry, ...done, id: entry.id } : entry)));
         setPhase('complete');
       },
       onInputNeeded: (event) => askedForInput(event.returned),
@@ -85,8 +229,29 @@ export function App() {
         setProblem(failure.message);
         setPhase('failed');
       },
+      onConnection: setReachable,
     });
+    // Follows anew on each entry into the phase.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [phase]);
+
+  // The set left input_needed while a form was open for a change: the service keeps what it had.
+  function closeChanges() {
+    setForms((list) =>
+      list.map((form) =>
+        form.accepted && form.status !== 'done'
+          ? {
+              ...form,
+              status: 'done',
+              errors: [],
+              version: ++versions,
+              initial: form.lastAccepted ?? form.initial,
+              notice: 'The service moved on before this change was sent; it keeps the values it accepted.',
+            }
+          : form,
+      ),
+    );
+  }
 
   // The set wants input: fetch the forms again. A form whose values no longer satisfy its schema
   // is the one asked for; if the set came back to input_needed and none fails, all are shown for
@@ -105,28 +270,51 @@ export function App() {
       setForms(
         fetched.map((form) =>
           reopened.has(form.id)
-            ? { ...fresh(form), askedAgain: true }
-            : { ...previous.get(form.id), ...form, status: 'done', errors: [] },
+            ? { ...received(form, false), initial: form.data, askedAgain: true, errors: check(form.schema, form.data) }
+            : { ...received(form, true), notice: null },
         ),
       );
-      setNotice(
-        `The service asks for input again: ${reopen.map((form) => form.schema?.title ?? form.id).join(', ')}.`,
-      );
+      setNotice(`The service asks for input again: ${reopen.map((form) => form.schema?.title ?? form.id).join(', ')}.`);
+      setFocus({ formId: reopen[0].id, target: 'invalid' });
       setPhase('input');
     } catch (error) {
-      setProblem(error.message);
-      setPhase('failed');
+      setProblem(`${error.message} Following again…`);
+      setPhase('waiting');
     }
   }
 
-  const editable = phase === 'input';
+  // Focus goes where a person looks next: the first open form after Start, the first invalid
+  // field after a rejection, the next open form after an acceptance.
+  useEffect(() => {
+    if (!focus) return;
+    const section = focus.formId && document.querySelector(`section[data-form="${focus.formId}"]`);
+    let target = null;
+    if (focus.target === 'progress') {
+      target = document.querySelector('.progress h2');
+    } else if (section && focus.target === 'invalid') {
+      // The first error's field, found by its id: JSON Forms marks the fields a render later.
+      const first = formsRef.current.find((form) => form.id === focus.formId)?.errors.find((error) => error.pointer);
+      target =
+        (first && document.getElementById(fieldId(focus.formId, pathOf(first.pointer)))) ??
+        section.querySelector('.error-summary');
+    } else if (section) {
+      target = section.querySelector('input:not([disabled]), select:not([disabled]), textarea:not([disabled])');
+    }
+    if (target) {
+      target.focus();
+      setFocus(null);
+    }
+  }, [focus, forms, phase]);
+
+  const editable = phase === 'input' || phase === 'following' || phase === 'waiting';
   const following = phase === 'following' || phase === 'waiting';
-  const accepted = forms.filter((form) => form.status === 'done').length;
-  const summary = editable
-    ? `${accepted} of ${forms.length} forms accepted.`
-    : following
-      ? 'Every form is accepted; the service is at work.'
-      : null;
+  const accepted = forms.filter((form) => form.accepted).length;
+  const summary =
+    phase === 'input' && forms.length > 0
+      ? `${accepted} of ${forms.length} forms accepted.`
+      : following
+        ? 'Every form is accepted; the service is at work.'
+        : null;
 
   return (
     <main>
@@ -139,27 +327,51 @@ export function App() {
         )}
       </header>
 
-      {problem && (
-        <p className="problem" role="alert">
-          {problem}
+      {!reachable && (
+        <p className="offline" role="status">
+          The server cannot be reached. This page carries on by itself when it is back.
         </p>
       )}
 
+      {problem && (
+        <div className="problem" role="alert">
+          <p>{problem}</p>
+          {retry && (
+            <button type="button" className="secondary" onClick={retry}>
+              Try again now
+            </button>
+          )}
+          {phase === 'failed' && (
+            <button type="button" className="secondary" onClick={() => setPhase('following')}>
+              Follow again
+            </button>
+          )}
+        </div>
+      )}
+
+      {phase === 'loading' && <p className="hint">Loading your formations…</p>}
+
       {(phase === 'welcome' || phase === 'starting') && (
-        <section className="card welcome">
+        <section className="card welcome" aria-labelledby="welcome-title">
+          <h2 id="welcome-title">{mine.length > 0 ? 'Start another formation' : 'Start'}</h2>
           <p>
             Fill in the company's details form by form. Each form is checked by the Formation service; once every
             form is accepted, the service takes over and this page shows its progress until the company is formed.
           </p>
-          <button type="button" onClick={start} disabled={phase === 'starting'}>
+          <button type="button" className="primary" onClick={start} disabled={phase === 'starting'}>
             {phase === 'starting' ? 'Starting…' : 'Start'}
           </button>
+          {formation && (
+            <button type="button" className="secondary" onClick={() => open(formation)}>
+              Back to the current formation
+            </button>
+          )}
         </section>
       )}
 
       {phase === 'complete' && (
-        <section className="card complete" role="status">
-          <h2>Complete</h2>
+        <section className="card complete" role="status" aria-labelledby="complete-title">
+          <h2 id="complete-title">Complete</h2>
           <p>The company is formed.</p>
           {formation.appLink && (
             <p>
@@ -177,18 +389,41 @@ export function App() {
         </p>
       )}
 
-      {states.length > 0 && <Progress states={states} following={following} summary={summary} />}
+      {states.length > 0 && phase !== 'welcome' && phase !== 'starting' && (
+        <Progress states={states} following={following} summary={summary} />
+      )}
 
-      {forms.map((form) => (
-        <FormCard
-          key={form.id}
-          form={form}
-          editable={editable}
-          onData={(formId, data) => update(formId, (current) => ({ data, errors: stillStanding(current.errors, current.data, data) }))}
-          onSubmit={submit}
-          onEdit={(formId) => update(formId, () => ({ status: 'open' }))}
+      {phase !== 'welcome' &&
+        phase !== 'starting' &&
+        forms.map((form) => (
+          <FormCard
+            key={form.id}
+            form={form}
+            editable={editable && (phase === 'input' || form.accepted) && (!following || needsInput(states.at(-1)?.state))}
+            onChange={(formId, data) => values.current.set(formId, data)}
+            onSubmit={submit}
+            onEdit={(formId) =>
+              update(formId, (current) => ({ status: 'open', lastAccepted: current.initial, notice: null }))
+            }
+            onKeep={(formId) =>
+              update(formId, (current) => ({
+                status: 'done',
+                errors: [],
+                initial: current.lastAccepted ?? current.initial,
+                version: ++versions,
+              }))
+            }
+          />
+        ))}
+
+      {phase !== 'loading' && (mine.length > 1 || (mine.length === 1 && phase !== 'welcome' && phase !== 'starting')) && (
+        <Formations
+          formations={mine}
+          current={formation?.id}
+          onOpen={(chosen) => open(chosen)}
+          onStartAnother={() => setPhase('welcome')}
         />
-      ))}
+      )}
     </main>
   );
 }

@@ -2,61 +2,117 @@ import { useMemo } from 'react';
 import { JsonForms } from '@jsonforms/react';
 import { vanillaCells, vanillaRenderers } from '@jsonforms/vanilla-renderers';
 import { ajv } from './ajv.js';
-import { formLevelErrors, toAdditionalErrors } from './pointers.js';
+import { controls, fieldId } from './controls.jsx';
+import { pathOf, toAdditionalErrors } from './pointers.js';
+
+const renderers = [...controls, ...vanillaRenderers];
+// Messages reach the inputs already in plain words (messages.js); JSON Forms shows them as they are.
+const i18n = { translateError: (error) => error.message };
 
 /**
  * One form of the document set, rendered by JSON Forms from the service's JSON Schema and UI
- * schema. The service's errors are shown at their fields; the page's own checks stay hidden until
- * the service asks for a form again, as the service is the one that decides what it accepts.
+ * schema, inside an HTML form: Enter in a field submits it. Errors are shown on submit, after
+ * GOV.UK's pattern: a summary at the top of the form listing every one (those about a group or
+ * the whole form included), each linking to its field, and each again at its field. They stay
+ * until the next submit, so nothing a person aims at moves as they type.
  */
-export function FormCard({ form, editable, onData, onSubmit, onEdit }) {
+export function FormCard({ form, editable, onChange, onSubmit, onEdit, onKeep }) {
   const additionalErrors = useMemo(() => toAdditionalErrors(form.errors), [form.errors]);
-  const general = formLevelErrors(form.errors, form.schema);
-  const open = form.status !== 'done';
+  const config = useMemo(() => ({ formId: form.id }), [form.id]);
+  const open = form.status === 'open' || form.status === 'sending';
   const title = form.schema?.title ?? form.id;
+  const summaryId = `errors-${form.id}`;
+  const submit = (event) => {
+    event.preventDefault();
+    if (editable && form.status === 'open') {
+      onSubmit(form.id);
+    }
+  };
   return (
-    <section className={`card form ${form.status}`} data-form={form.id} aria-label={title}>
+    <section className={`card form ${form.status}`} data-form={form.id} aria-labelledby={`title-${form.id}`}>
       <header>
-        <h2>{title}</h2>
+        <h2 id={`title-${form.id}`}>{title}</h2>
         {form.status === 'done' && <span className="badge done">Done</span>}
         {open && form.askedAgain && <span className="badge attention">Asked again</span>}
+        {open && form.accepted && !form.askedAgain && <span className="badge attention">Changing</span>}
       </header>
       {form.schema?.description && <p className="hint">{form.schema.description}</p>}
-      {general.length > 0 && (
-        <ul className="form-errors" role="alert">
-          {general.map((error, index) => (
-            <li key={index}>
-              {error.pointer && <code>{error.pointer}</code>} {error.message}
-            </li>
-          ))}
-        </ul>
+      {form.notice && (
+        <p className="form-notice" role="status">
+          {form.notice}
+        </p>
       )}
-      <JsonForms
-        schema={form.schema}
-        uischema={form.uischema ?? undefined}
-        data={form.data}
-        renderers={vanillaRenderers}
-        cells={vanillaCells}
-        ajv={ajv}
-        readonly={form.status !== 'open' || !editable}
-        validationMode={form.askedAgain ? 'ValidateAndShow' : 'ValidateAndHide'}
-        additionalErrors={additionalErrors}
-        onChange={({ data }) => onData(form.id, data)}
-      />
-      {open && (
-        <footer>
-          <button type="button" onClick={() => onSubmit(form.id)} disabled={!editable || form.status === 'sending'}>
-            {form.status === 'sending' ? 'Sending…' : `Submit ${title.toLowerCase()}`}
-          </button>
-        </footer>
+      {form.errors.length > 0 && (
+        <div className="error-summary" id={summaryId} tabIndex={-1} role="alert" aria-labelledby={`${summaryId}-title`}>
+          <h3 id={`${summaryId}-title`}>There is a problem</h3>
+          <ul>
+            {form.errors.map((error, index) => (
+              <li key={index} data-pointer={error.pointer}>
+                {error.pointer ? (
+                  <a href={`#${fieldId(form.id, pathOf(error.pointer))}`} onClick={focusField}>
+                    {error.message}
+                  </a>
+                ) : (
+                  error.message
+                )}
+              </li>
+            ))}
+          </ul>
+        </div>
       )}
-      {!open && editable && (
-        <footer>
-          <button type="button" className="secondary" onClick={() => onEdit(form.id)}>
-            Change
-          </button>
-        </footer>
-      )}
+      <form noValidate onSubmit={submit} aria-labelledby={`title-${form.id}`}>
+        <JsonForms
+          key={form.version}
+          schema={form.schema}
+          uischema={form.uischema ?? undefined}
+          data={form.initial}
+          renderers={renderers}
+          cells={vanillaCells}
+          ajv={ajv}
+          config={config}
+          i18n={i18n}
+          readonly={!open || !editable || form.status === 'sending'}
+          validationMode="ValidateAndHide"
+          additionalErrors={additionalErrors}
+          middleware={(state, action, reducer) => {
+            // Every change, at once: the form's values as they stand after each key, for the
+            // submit that may follow the very next moment.
+            const next = reducer(state, action);
+            onChange(form.id, next.data);
+            return next;
+          }}
+        />
+        {open && (
+          <footer>
+            <button type="submit" className="primary" disabled={!editable || form.status === 'sending'} aria-disabled={form.status === 'sending'}>
+              {form.status === 'sending' ? 'Sending…' : `Submit ${title.toLowerCase()}`}
+            </button>
+            {form.accepted && !form.askedAgain && (
+              <button type="button" className="secondary" onClick={() => onKeep(form.id)} disabled={form.status === 'sending'}>
+                Keep as it was
+              </button>
+            )}
+          </footer>
+        )}
+        {!open && editable && form.status === 'done' && (
+          <footer>
+            <button type="button" className="secondary" onClick={() => onEdit(form.id)}>
+              Change<span className="visually-hidden"> {title.toLowerCase()}</span>
+            </button>
+          </footer>
+        )}
+      </form>
     </section>
   );
+}
+
+// A link to a field focuses it, as GOV.UK's error summary does; one to a group (which has no
+// input of its own) scrolls to where the group's first input is.
+function focusField(event) {
+  const id = event.currentTarget.getAttribute('href').slice(1);
+  const target = document.getElementById(id);
+  if (target) {
+    event.preventDefault();
+    target.focus();
+  }
 }

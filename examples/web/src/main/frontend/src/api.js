@@ -1,53 +1,112 @@
 // The backend's API. JSON in and out; the browser holds no token and never sees an action url.
 
 export class ApiError extends Error {
-  constructor(status, problem) {
-    super(problem?.detail ?? `The request failed (${status}).`);
+  constructor(status, problem, message) {
+    super(message ?? problem?.detail ?? `The request failed (${status}).`);
     this.status = status;
     this.errors = problem?.errors ?? [];
   }
+
+  /** Whether the backend could not be reached at all: nothing was answered. */
+  get unreachable() {
+    return this.status === 0;
+  }
 }
+
+const UNREACHABLE = 'The server could not be reached. Check your connection; nothing you typed is lost.';
 
 async function call(method, url, body) {
   const headers = { Accept: 'application/json' };
   if (body !== undefined) {
     headers['Content-Type'] = 'application/json';
   }
-  const response = await fetch(url, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  let response;
+  try {
+    response = await fetch(url, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError(0, null, UNREACHABLE);
+  }
   const text = await response.text();
-  const json = text ? JSON.parse(text) : null;
+  let json = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    // A proxy's HTML error page, say: the status tells enough.
+  }
   if (!response.ok) {
     throw new ApiError(response.status, json);
   }
   return json;
 }
 
-export const startFormation = () => call('POST', '/api/formations', {});
+const path = (id) => `/api/formations/${encodeURIComponent(id)}`;
 
-export const listForms = (id) => call('GET', `/api/formations/${encodeURIComponent(id)}/forms`);
+/** Starts a formation; the same key again returns the set that start created. */
+export const startFormation = (startKey) => call('POST', '/api/formations', { startKey });
 
-export const submitForm = (id, formId, values) =>
-  call('POST', `/api/formations/${encodeURIComponent(id)}/forms/${encodeURIComponent(formId)}`, values);
+/** The person's formations, the newest first, each with its state. */
+export const myFormations = () => call('GET', '/api/formations');
+
+export const listForms = (id) => call('GET', `${path(id)}/forms`);
+
+export const submitForm = (id, formId, values) => call('POST', `${path(id)}/forms/${encodeURIComponent(formId)}`, values);
+
+// How long to wait before opening a stream again that the browser gave up on, doubling to a limit.
+const REOPEN_FIRST_MS = 1000;
+const REOPEN_MAX_MS = 10000;
 
 /**
  * Follows the document set's state through the backend's server-sent events. Returns a function
  * that stops following. The stream ends with exactly one of complete, input_needed or failed.
+ *
+ * A dropped stream is reopened: by the browser itself while the backend's address answers, and by
+ * this function when the browser gives up (the backend restarting answers with an error page).
+ * Each new stream starts with the state as it is now; the caller drops a state it already shows.
+ * `onConnection(false)` says the backend cannot be reached, `onConnection(true)` that it is back.
  */
-export function followProgress(id, { onState, onComplete, onInputNeeded, onFailed }) {
-  const source = new EventSource(`/api/formations/${encodeURIComponent(id)}/events`);
-  const finish = (handler) => (event) => {
-    // Closed before the server ends the stream, so the browser does not reconnect on its own.
-    source.close();
-    handler(JSON.parse(event.data));
+export function followProgress(id, { onState, onComplete, onInputNeeded, onFailed, onConnection }) {
+  let source = null;
+  let timer = null;
+  let stopped = false;
+  let delay = REOPEN_FIRST_MS;
+
+  const open = () => {
+    source = new EventSource(`${path(id)}/events`);
+    const finish = (handler) => (event) => {
+      // Closed before the server ends the stream, so the browser does not reconnect on its own.
+      stop();
+      handler(JSON.parse(event.data));
+    };
+    source.onopen = () => {
+      delay = REOPEN_FIRST_MS;
+      onConnection(true);
+    };
+    source.onerror = () => {
+      if (stopped) {
+        return;
+      }
+      onConnection(false);
+      if (source.readyState === EventSource.CLOSED) {
+        timer = setTimeout(open, delay);
+        delay = Math.min(delay * 2, REOPEN_MAX_MS);
+      }
+    };
+    source.addEventListener('state', (event) => onState(JSON.parse(event.data)));
+    source.addEventListener('complete', finish(onComplete));
+    source.addEventListener('input_needed', finish(onInputNeeded));
+    source.addEventListener('failed', finish(onFailed));
   };
-  source.addEventListener('state', (event) => onState(JSON.parse(event.data)));
-  source.addEventListener('complete', finish(onComplete));
-  source.addEventListener('input_needed', finish(onInputNeeded));
-  source.addEventListener('failed', finish(onFailed));
-  // On a dropped connection EventSource reconnects by itself and the backend follows afresh.
-  return () => source.close();
+
+  function stop() {
+    stopped = true;
+    clearTimeout(timer);
+    source?.close();
+  }
+
+  open();
+  return stop;
 }

@@ -31,12 +31,25 @@ final class ApiErrors {
         ProblemDetail.forStatusAndDetail(
             HttpStatus.UNPROCESSABLE_CONTENT, "The service did not accept these values.");
     problem.setTitle("Values rejected");
+    // The service's own words, for the partner's logs; the page shows plain ones of its own.
+    e.errors()
+        .forEach(
+            error ->
+                log.info(
+                    "The service rejected {}: {}",
+                    error.pointer().orElse("the form"),
+                    error.message()));
     List<FieldError> errors =
         e.errors().stream()
             .map(error -> new FieldError(error.pointer().orElse(""), error.message()))
             .toList();
     problem.setProperty("errors", errors);
     return problem;
+  }
+
+  @ExceptionHandler
+  ProblemDetail badRequest(BadRequest e) {
+    return ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, e.getMessage());
   }
 
   @ExceptionHandler

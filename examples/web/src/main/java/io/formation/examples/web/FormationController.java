@@ -3,26 +3,34 @@ package io.formation.examples.web;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.formation.sdk.DocumentSets;
 import io.formation.sdk.FormationClient;
+import io.formation.sdk.FormationException;
+import io.formation.sdk.RequestOptions;
 import io.formation.sdk.model.ActionResult;
 import io.formation.sdk.model.DocumentSet;
 import io.formation.sdk.model.Form;
-import jakarta.servlet.http.HttpSession;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.time.Clock;
 import java.util.List;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
-import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 /**
- * The page's API: start a formation, list its forms, submit one form's values, follow its state.
- * The browser never sees the access token nor an action url: it names a form by id, and the backend
- * looks that form up at the service and calls the form's own action.
+ * The page's API: start a formation, list the person's formations, list a formation's forms, submit
+ * one form's values, follow a formation's state. The browser never sees the access token nor an
+ * action url: it names a form by id, and the backend looks that form up at the service and calls
+ * the form's own action.
  *
  * <p>Requests with a body must be {@code application/json} (anything else is a 415): a page on
  * another site cannot send that without a CORS preflight, and this application allows none.
@@ -30,24 +38,69 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 @RestController
 @RequestMapping(path = "/api/formations", produces = MediaType.APPLICATION_JSON_VALUE)
 final class FormationController {
-  private final FormationClient client;
+  private static final Logger log = LoggerFactory.getLogger(FormationController.class);
+  private static final Pattern START_KEY = Pattern.compile("[A-Za-z0-9-]{8,64}");
 
-  FormationController(FormationClient client) {
+  private final FormationClient client;
+  private final PersonFormations formations;
+  private final ProgressStream progress;
+  private final Clock clock = Clock.systemUTC();
+
+  FormationController(
+      FormationClient client, PersonFormations formations, ProgressStream progress) {
     this.client = client;
+    this.formations = formations;
+    this.progress = progress;
   }
 
+  /** What the page sends to start: the key of this one deliberate start, made by the page. */
+  record StartRequest(String startKey) {}
+
+  /**
+   * Starts a formation, once per start key: the page sends the same key again when it did not hear
+   * the answer, and gets the set that start created instead of a second one.
+   */
   @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
-  @ResponseStatus(HttpStatus.CREATED)
-  FormationView start(HttpSession session) {
+  ResponseEntity<FormationView> start(
+      // Required, so that only a JSON body matches: a page on another site cannot send one.
+      @RequestBody StartRequest body, HttpServletRequest request, HttpServletResponse response) {
+    Person person = Person.ofOrNew(request, response);
+    String startKey = body.startKey();
+    if (startKey != null && !START_KEY.matcher(startKey).matches()) {
+      throw new BadRequest("startKey must be 8 to 64 letters, digits or dashes.");
+    }
+    if (startKey != null) {
+      var earlier = formations.startedWith(person, startKey);
+      if (earlier.isPresent()) {
+        return ResponseEntity.ok(current(person, earlier.get()));
+      }
+    }
     // The product decides what is formed; the browser only asks to start.
-    DocumentSet set = client.documentSets().create(DocumentSets.DELAWARE_CORPORATION);
-    SessionFormations.remember(session, set.id());
-    return FormationView.of(set);
+    DocumentSets sets = client.documentSets();
+    if (startKey != null) {
+      sets = sets.withOptions(RequestOptions.builder().idempotencyKey(startKey).build());
+    }
+    DocumentSet set = sets.create(DocumentSets.DELAWARE_CORPORATION);
+    formations.remember(
+        person,
+        new PersonFormations.Started(set.id(), startKey, clock.instant(), set.state().value()));
+    return ResponseEntity.status(HttpStatus.CREATED).body(FormationView.of(set));
+  }
+
+  /**
+   * The person's formations, the newest first, each with its state as the service says now, or as
+   * last seen (marked {@code stale}) when the service cannot be asked.
+   */
+  @GetMapping
+  List<FormationView> mine(HttpServletRequest request) {
+    return Person.of(request)
+        .map(person -> formations.of(person).stream().map(s -> current(person, s)).toList())
+        .orElse(List.of());
   }
 
   @GetMapping("/{id}/forms")
-  List<FormView> forms(@PathVariable String id, HttpSession session) {
-    SessionFormations.require(session, id);
+  List<FormView> forms(@PathVariable String id, HttpServletRequest request) {
+    require(request, id);
     return client.forms().list(id).stream().map(FormView::of).toList();
   }
 
@@ -56,8 +109,8 @@ final class FormationController {
       @PathVariable String id,
       @PathVariable String formId,
       @RequestBody JsonNode values,
-      HttpSession session) {
-    SessionFormations.require(session, id);
+      HttpServletRequest request) {
+    require(request, id);
     // Fetched now, not remembered: the service may have reopened the form under a new action.
     Form form =
         client.forms().list(id).stream()
@@ -75,8 +128,25 @@ final class FormationController {
   }
 
   @GetMapping(path = "/{id}/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
-  SseEmitter events(@PathVariable String id, HttpSession session) {
-    SessionFormations.require(session, id);
-    return ProgressStream.follow(client.documentSets(), id);
+  SseEmitter events(@PathVariable String id, HttpServletRequest request) {
+    Person person = require(request, id);
+    return progress.follow(id, state -> formations.seen(person, id, state));
+  }
+
+  private Person require(HttpServletRequest request, String id) {
+    return Person.of(request)
+        .filter(person -> formations.owns(person, id))
+        .orElseThrow(() -> NotHere.formation(id));
+  }
+
+  private FormationView current(Person person, PersonFormations.Started started) {
+    try {
+      DocumentSet set = client.documentSets().get(started.id());
+      formations.seen(person, started.id(), set.state().value());
+      return FormationView.of(set, started.startedAt());
+    } catch (FormationException e) {
+      log.warn("State of {} not known now: {}", started.id(), e.getMessage());
+      return FormationView.stale(started);
+    }
   }
 }

@@ -9,7 +9,7 @@ final class NotHere extends RuntimeException {
   }
 
   static NotHere formation(String id) {
-    return new NotHere("This session started no document set " + id + ".");
+    return new NotHere("You started no document set " + id + " here.");
   }
 
   static NotHere form(String id, String formId) {

@@ -1,16 +1,25 @@
 package io.formation.examples.web;
 
-import io.formation.sdk.DocumentSets;
+import io.formation.sdk.FormationClient;
 import io.formation.sdk.InputNeededException;
 import io.formation.sdk.PollOptions;
 import io.formation.sdk.model.DocumentSet;
+import jakarta.annotation.PreDestroy;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.http.MediaType;
+import org.springframework.stereotype.Component;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 /**
@@ -20,8 +29,11 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
  *
  * <p>Events: {@code state} per state seen; then one of {@code complete} (with the app link), {@code
  * input_needed} (the page fetches the forms again and shows those asked for) or {@code failed}. The
- * stream ends after that one. The page starts following only once every form is submitted.
+ * stream ends after that one. A comment line every {@code formation-web.heartbeat} (15 s) keeps
+ * proxies from closing a quiet stream and finds out that a tab was closed: the write fails, and the
+ * polling for that tab stops, within a minute instead of at the next change of state.
  */
+@Component
 final class ProgressStream {
   /**
    * Quick at first, as a set moves soon after its last form; then once a second. A page open for
@@ -35,6 +47,9 @@ final class ProgressStream {
           .timeout(Duration.ofMinutes(30))
           .build();
 
+  /** How long the browser waits before it reconnects a dropped stream. */
+  private static final Duration RECONNECT = Duration.ofSeconds(2);
+
   /** A state as the page shows it. */
   record Progress(String state, boolean known, String appLink) {}
 
@@ -47,9 +62,34 @@ final class ProgressStream {
   /** Following failed; the message is for people. */
   record Failed(String message) {}
 
-  private ProgressStream() {}
+  private final FormationClient client;
+  private final Duration heartbeat;
+  private final ScheduledExecutorService heartbeats =
+      Executors.newSingleThreadScheduledExecutor(
+          runnable -> {
+            Thread thread = new Thread(runnable, "progress-heartbeat");
+            thread.setDaemon(true);
+            return thread;
+          });
+  private final AtomicInteger following = new AtomicInteger();
 
-  static SseEmitter follow(DocumentSets documentSets, String id) {
+  ProgressStream(
+      FormationClient client, @Value("${formation-web.heartbeat:PT15S}") Duration heartbeat) {
+    this.client = client;
+    this.heartbeat = heartbeat;
+  }
+
+  /** How many formations are being followed for a browser now. */
+  int following() {
+    return following.get();
+  }
+
+  @PreDestroy
+  void stop() {
+    heartbeats.shutdownNow();
+  }
+
+  SseEmitter follow(String id, Consumer<String> seen) {
     // A little longer than the polling, so that the poll's own timeout is what the page hears.
     SseEmitter emitter = new SseEmitter(POLLING.timeout().plusMinutes(1).toMillis());
     AtomicBoolean movedOn = new AtomicBoolean();
@@ -63,19 +103,35 @@ final class ProgressStream {
                   if (!set.state().needsInput()) {
                     movedOn.set(true);
                   }
+                  seen.accept(set.state().value());
                   if (!send(emitter, "state", progress(set))) {
                     browserGone.complete(null);
                   }
                 })
             .build();
-    CompletableFuture<DocumentSet> polling = documentSets.awaitCompletionAsync(id, options);
+    following.incrementAndGet();
+    CompletableFuture<DocumentSet> polling =
+        client.documentSets().awaitCompletionAsync(id, options);
+    ScheduledFuture<?> beating =
+        heartbeats.scheduleWithFixedDelay(
+            () -> {
+              if (!beat(emitter)) {
+                browserGone.complete(null);
+              }
+            },
+            heartbeat.toMillis(),
+            heartbeat.toMillis(),
+            TimeUnit.MILLISECONDS);
     polling.whenComplete(
         (set, error) -> {
+          following.decrementAndGet();
+          beating.cancel(false);
           Throwable cause = error instanceof CompletionException ? error.getCause() : error;
           if (cause instanceof CancellationException) {
             return;
           }
           if (cause == null) {
+            seen.accept(set.state().value());
             send(emitter, "complete", progress(set));
           } else if (cause instanceof InputNeededException e) {
             String state = e.documentSet().state().value();
@@ -102,10 +158,24 @@ final class ProgressStream {
   /** Sends one event; false if the browser is gone. */
   private static boolean send(SseEmitter emitter, String name, Object data) {
     try {
-      emitter.send(SseEmitter.event().name(name).data(data, MediaType.APPLICATION_JSON));
+      emitter.send(
+          SseEmitter.event()
+              .name(name)
+              .reconnectTime(RECONNECT.toMillis())
+              .data(data, MediaType.APPLICATION_JSON));
       return true;
     } catch (IOException | IllegalStateException e) {
       // The connection closed, or the stream already ended; the container reports the rest.
+      return false;
+    }
+  }
+
+  /** Sends a comment line, which the browser ignores; false if the browser is gone. */
+  private static boolean beat(SseEmitter emitter) {
+    try {
+      emitter.send(SseEmitter.event().comment("heartbeat"));
+      return true;
+    } catch (IOException | IllegalStateException e) {
       return false;
     }
   }

@@ -76,6 +76,17 @@ class FormationApiTest {
   }
 
   @Test
+  void thePersonIsACookieNoScriptCanReadNoOtherSiteSendsAndThatOutlivesTheBrowser() {
+    Received started = page.postJson("/api/formations", "{\"startKey\": \"cookie-check-1\"}");
+
+    assertThat(started.headers())
+        .filteredOn(header -> header.toLowerCase(java.util.Locale.ROOT).startsWith("set-cookie:"))
+        .singleElement()
+        .asString()
+        .contains("formation-person=", "HttpOnly", "SameSite=Strict", "Max-Age=34560000", "Path=/");
+  }
+
+  @Test
   void formsReachTheBrowserExactlyAsTheServiceSentThemWithoutTheirActions() {
     String id = start();
 

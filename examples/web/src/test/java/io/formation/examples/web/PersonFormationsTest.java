@@ -1,0 +1,184 @@
+package io.formation.examples.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.formation.sandbox.FormationSandbox;
+import io.formation.sandbox.SandboxOptions;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WindowType;
+import org.openqa.selenium.support.ui.FluentWait;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * A person's formations are theirs: after a reload, on back and forward, in a second tab and after
+ * a restart of the backend. The backend runs here as it runs in production, started and stopped by
+ * the test on one port, over one sandbox and one store file that outlive it.
+ */
+@Timeout(value = 5, unit = TimeUnit.MINUTES) // a guard against a hang, not a measure of speed
+class PersonFormationsTest {
+  private final TestClock clock = new TestClock();
+  private final SandboxOptions options =
+      SandboxOptions.defaults().withToken(SandboxForTests.TOKEN).withClock(clock);
+  private FormationSandbox sandbox;
+  private Path store;
+  private ConfigurableApplicationContext backend;
+  private int port;
+  private Browser page;
+
+  @BeforeEach
+  void startEverything() throws IOException {
+    sandbox = FormationSandbox.start(options);
+    store = Files.createTempDirectory("formation-web-store-").resolve("formations.json");
+    backend = startBackend(0);
+    port = Integer.parseInt(backend.getEnvironment().getProperty("local.server.port"));
+    page = new Browser(Browser.DESKTOP);
+  }
+
+  @AfterEach
+  void stopEverything() throws IOException {
+    try {
+      page.close();
+    } finally {
+      if (backend != null) {
+        backend.close();
+      }
+      sandbox.close();
+    }
+  }
+
+  @Test
+  void aReloadBackAndForwardAndASecondTabShowTheSameFormationAndCreateNoOther() {
+    String id = startAndSubmitTheCompany();
+
+    page.driver.navigate().refresh();
+    shows(id);
+
+    page.open("http://localhost:" + port + "/api/formations");
+    page.driver.navigate().back();
+    shows(id);
+
+    String first = page.driver.getWindowHandle();
+    page.driver.switchTo().newWindow(WindowType.TAB);
+    page.open("http://localhost:" + port + "/");
+    shows(id);
+    page.driver.close();
+    page.driver.switchTo().window(first);
+
+    assertThat(sandbox.documentSets()).hasSize(1);
+    // Starting again is there, as a choice; it is not the only way on.
+    assertThat(page.text(By.cssSelector(".formations"))).contains(id, "input needed");
+    assertThat(page.present(By.xpath("//button[text()='Start another formation']"))).isTrue();
+  }
+
+  @Test
+  void afterABackendRestartTheFormationGoesOnAndItsProgressResumes() throws IOException {
+    String id = startAndSubmitTheCompany();
+
+    restartBackend();
+    page.submit("purpose");
+    page.waitUntilDone("purpose");
+    Fill.people(page, "ada@example.com");
+    page.submit("people");
+    page.submit("stock");
+    Fill.registeredAgent(page);
+    page.submit("registered_agent");
+    page.waitFor(By.cssSelector(".progress .badge.live"));
+    page.waitUntil(b -> "input_needed".equals(page.currentState()));
+
+    // The backend goes away while the page follows: the page says so, and carries on once the
+    // backend is back, from the state the set is in by then, without repeating one.
+    backend.close();
+    backend = null;
+    page.waitFor(By.cssSelector(".offline"));
+    page.screenshot("backend-away");
+    SandboxForTests.leave(clock, options, "input_needed");
+    backend = startBackend(port);
+    page.waitUntil(b -> "signature_requests_needed".equals(page.currentState()));
+    page.waitUntil(b -> !page.present(By.cssSelector(".offline")));
+    assertThat(page.shownStates()).containsExactly("input_needed", "signature_requests_needed");
+    assertThat(page.formationId()).isEqualTo(id);
+    assertThat(sandbox.documentSets()).hasSize(1);
+  }
+
+  @Test
+  void theBackendStopsFollowingAClosedTabsFormation() {
+    PageClient client = new PageClient(port);
+    String id =
+        client
+            .postJson("/api/formations", "{\"startKey\": \"start-closed-tab\"}")
+            .body()
+            .replaceAll(".*\"id\":\"([^\"]+)\".*", "$1");
+    ProgressStream progress = backend.getBean(ProgressStream.class);
+    try (PageClient.Events events = client.events(id)) {
+      assertThat(events.next().name()).isEqualTo("state");
+      assertThat(progress.following()).isEqualTo(1);
+    }
+    // The set stays input_needed (the clock stands still), so no state change would tell the
+    // backend the tab is gone: the heartbeat's failed write does.
+    new FluentWait<>(progress)
+        .withTimeout(Duration.ofMinutes(1))
+        .pollingEvery(Duration.ofMillis(100))
+        .until(p -> p.following() == 0);
+  }
+
+  @Test
+  void oneStartKeyMakesOneDocumentSetHoweverOftenItIsSent() {
+    PageClient client = new PageClient(port);
+    PageClient.Received first =
+        client.postJson("/api/formations", "{\"startKey\": \"start-once-1\"}");
+    PageClient.Received again =
+        client.postJson("/api/formations", "{\"startKey\": \"start-once-1\"}");
+
+    assertThat(first.status()).isEqualTo(201);
+    assertThat(again.status()).isEqualTo(200);
+    assertThat(again.body()).contains(sandbox.documentSets().get(0).id());
+    assertThat(sandbox.documentSets()).hasSize(1);
+  }
+
+  private String startAndSubmitTheCompany() {
+    page.open("http://localhost:" + port + "/");
+    page.click(By.xpath("//button[text()='Start']"));
+    page.waitUntil(b -> b.findElements(By.cssSelector("section[data-form]")).size() == 5);
+    Fill.company(page);
+    page.submit("company");
+    page.waitUntilDone("company");
+    return page.formationId();
+  }
+
+  /** The page shows this formation, with the company accepted and the rest to fill in. */
+  private void shows(String id) {
+    page.waitUntil(b -> b.findElements(By.cssSelector("section[data-form]")).size() == 5);
+    assertThat(page.formationId()).isEqualTo(id);
+    page.waitUntilDone("company");
+    assertThat(page.formClasses("purpose")).contains("open");
+    assertThat(page.present(By.xpath("//button[text()='Start']"))).isFalse();
+  }
+
+  private void restartBackend() {
+    backend.close();
+    backend = startBackend(port);
+  }
+
+  private ConfigurableApplicationContext startBackend(int onPort) {
+    return new SpringApplicationBuilder(WebExample.class)
+        .properties(
+            "server.port=" + onPort,
+            // Gone at once, as on a crash or a deploy, open event streams and all.
+            "server.shutdown=immediate",
+            "formation.base-url=" + sandbox.baseUrl(),
+            "formation.access-token=" + sandbox.token(),
+            "formation-web.store=" + store,
+            "formation-web.heartbeat=PT0.5S")
+        .run();
+  }
+}
