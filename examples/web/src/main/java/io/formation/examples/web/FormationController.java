@@ -1,10 +1,10 @@
 package io.formation.examples.web;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.formation.sdk.CreateDocumentSetParams;
 import io.formation.sdk.DocumentSets;
 import io.formation.sdk.FormationClient;
 import io.formation.sdk.FormationException;
-import io.formation.sdk.RequestOptions;
 import io.formation.sdk.model.ActionResult;
 import io.formation.sdk.model.DocumentSet;
 import io.formation.sdk.model.Form;
@@ -76,11 +76,11 @@ final class FormationController {
       }
     }
     // The product decides what is formed; the browser only asks to start.
-    DocumentSets sets = client.documentSets();
-    if (startKey != null) {
-      sets = sets.withOptions(RequestOptions.builder().idempotencyKey(startKey).build());
-    }
-    DocumentSet set = sets.create(DocumentSets.DELAWARE_CORPORATION);
+    CreateDocumentSetParams params = CreateDocumentSetParams.of(DocumentSets.DELAWARE_CORPORATION);
+    DocumentSet set =
+        client
+            .documentSets()
+            .create(startKey == null ? params : params.withIdempotencyKey(startKey));
     formations.remember(
         person,
         new PersonFormations.Started(set.id(), startKey, clock.instant(), set.state().value()));
