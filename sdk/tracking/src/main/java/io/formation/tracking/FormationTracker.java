@@ -228,7 +228,7 @@ public final class FormationTracker implements AutoCloseable {
     return scheduler.reschedule(
         TaskInstanceId.of(TASK_NAME, setId),
         tracked.get().nextPollAt(),
-        new TaskData(tracked.get().wait().withSubmission(at), false).encode());
+        new TaskData(tracked.get().waitState().withSubmission(at), false).encode());
   }
 
   /**
@@ -264,7 +264,7 @@ public final class FormationTracker implements AutoCloseable {
   }
 
   private static TrackedSet view(ScheduledExecution<?> execution, String data) {
-    WaitState wait = TaskData.decode(data).wait();
+    WaitState wait = TaskData.decode(data).waitState();
     return new TrackedSet(
         execution.getTaskInstance().getId(),
         wait.lastState(),

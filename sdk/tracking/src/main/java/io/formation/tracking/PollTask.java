@@ -48,7 +48,7 @@ final class PollTask {
 
   CompletionHandler<String> execute(TaskInstance<String> instance, ExecutionContext context) {
     TaskData data = TaskData.decode(instance.getData());
-    WaitState wait = data.wait();
+    WaitState wait = data.waitState();
     PollResult result;
     try {
       result = client.documentSets().poll(wait, options);
@@ -70,8 +70,12 @@ final class PollTask {
       }
       case CHANGED -> {
         DocumentSet set = result.set().orElseThrow();
-        deliver(() -> handler.stateChanged(set));
-        inputNeededTold = false;
+        // input_needed within the grace is the service still taking the values up, not news: the
+        // handler hears of input_needed only once the wait says the set needs input.
+        if (!set.state().needsInput()) {
+          deliver(() -> handler.stateChanged(set));
+          inputNeededTold = false;
+        }
       }
       case INPUT_NEEDED -> {
         // Every poll of a set waiting for its user says so again; the handler hears it once per
@@ -86,7 +90,7 @@ final class PollTask {
         // Nothing to tell: the wait's backoff (or the failure's Retry-After) is in nextPollAt.
       }
     }
-    String next = new TaskData(result.wait(), inputNeededTold).encode();
+    String next = new TaskData(result.waitState(), inputNeededTold).encode();
     return (complete, operations) -> operations.reschedule(complete, result.nextPollAt(), next);
   }
 

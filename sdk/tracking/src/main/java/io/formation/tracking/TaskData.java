@@ -7,7 +7,7 @@ import io.formation.sdk.WaitState;
  * needs input. Written as the wait's own string, with {@code i:} in front in the second case (a
  * wait's string never holds a colon).
  */
-record TaskData(WaitState wait, boolean inputNeededTold) {
+record TaskData(WaitState waitState, boolean inputNeededTold) {
   private static final String INPUT_NEEDED_TOLD = "i:";
 
   static TaskData decode(String text) {
@@ -18,6 +18,6 @@ record TaskData(WaitState wait, boolean inputNeededTold) {
   }
 
   String encode() {
-    return inputNeededTold ? INPUT_NEEDED_TOLD + wait.encode() : wait.encode();
+    return inputNeededTold ? INPUT_NEEDED_TOLD + waitState.encode() : waitState.encode();
   }
 }

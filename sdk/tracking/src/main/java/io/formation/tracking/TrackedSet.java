@@ -22,7 +22,7 @@ import java.util.Optional;
  * @param polling whether an instance is polling it right now
  * @param consecutiveFailures how many polls in a row failed in a way that needed a retry (the
  *     database, a handler that threw, an unexpected error); 0 normally
- * @param wait the saved wait itself
+ * @param waitState the saved wait itself
  */
 public record TrackedSet(
     String setId,
@@ -30,7 +30,7 @@ public record TrackedSet(
     Instant nextPollAt,
     boolean polling,
     int consecutiveFailures,
-    WaitState wait) {
+    WaitState waitState) {
   /**
    * Checks that no component is null.
    *
@@ -39,12 +39,12 @@ public record TrackedSet(
    * @param nextPollAt when the set is polled next
    * @param polling whether an instance is polling it right now
    * @param consecutiveFailures how many polls in a row failed
-   * @param wait the saved wait itself
+   * @param waitState the saved wait itself
    */
   public TrackedSet {
     Objects.requireNonNull(setId, "setId");
     Objects.requireNonNull(lastState, "lastState");
     Objects.requireNonNull(nextPollAt, "nextPollAt");
-    Objects.requireNonNull(wait, "wait");
+    Objects.requireNonNull(waitState, "waitState");
   }
 }

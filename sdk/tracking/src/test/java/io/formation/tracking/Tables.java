@@ -20,7 +20,7 @@ final class Tables {
   /** A fresh in-memory HSQLDB database holding the table. */
   static DataSource hsqldb() {
     JDBCDataSource dataSource = new JDBCDataSource();
-    dataSource.setUrl("jdbc:hsqldb:mem:tracking" + DATABASES.incrementAndGet() + ";shutdown=true");
+    dataSource.setUrl("jdbc:hsqldb:mem:tracking" + DATABASES.incrementAndGet());
     dataSource.setUser("SA");
     dataSource.setPassword("");
     create(dataSource, FormationTracker.HSQLDB_SQL);
