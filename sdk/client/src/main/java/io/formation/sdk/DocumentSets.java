@@ -3,6 +3,7 @@ package io.formation.sdk;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.formation.sdk.internal.ApiRequest;
 import io.formation.sdk.internal.AsyncOperation;
+import io.formation.sdk.internal.Checks;
 import io.formation.sdk.internal.JsonResponse;
 import io.formation.sdk.internal.Origins;
 import io.formation.sdk.internal.RetryPolicy;
@@ -11,10 +12,13 @@ import io.formation.sdk.internal.Transport;
 import io.formation.sdk.internal.Wire;
 import io.formation.sdk.model.DocumentSet;
 import io.formation.sdk.model.Form;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 import java.util.function.DoubleSupplier;
 
 /**
@@ -39,6 +43,8 @@ public final class DocumentSets {
   private final Transport transport;
   private final Origins origins;
   private final Forms forms;
+  private final Submissions submissions;
+  private final Clock clock;
   private final Ticker ticker;
   private final DoubleSupplier random;
   private final RetryPolicy retryPolicy;
@@ -48,6 +54,8 @@ public final class DocumentSets {
       Transport transport,
       Origins origins,
       Forms forms,
+      Submissions submissions,
+      Clock clock,
       Ticker ticker,
       DoubleSupplier random,
       RetryPolicy retryPolicy,
@@ -55,6 +63,8 @@ public final class DocumentSets {
     this.transport = transport;
     this.origins = origins;
     this.forms = forms;
+    this.submissions = submissions;
+    this.clock = clock;
     this.ticker = ticker;
     this.random = random;
     this.retryPolicy = retryPolicy;
@@ -77,7 +87,15 @@ public final class DocumentSets {
   public DocumentSets withOptions(RequestOptions options) {
     Objects.requireNonNull(options, "options");
     return new DocumentSets(
-        transport, origins, forms.withOptions(options), ticker, random, retryPolicy, options);
+        transport,
+        origins,
+        forms.withOptions(options),
+        submissions,
+        clock,
+        ticker,
+        random,
+        retryPolicy,
+        options);
   }
 
   /**
@@ -212,6 +230,92 @@ public final class DocumentSets {
   }
 
   /**
+   * A wait for the document set that begins now, by the client's clock, to save and resume or to
+   * poll one step at a time; see {@link WaitState}. Its deadline is {@link PollOptions#timeout()}
+   * from now, its first interval {@link PollOptions#initialInterval()}, and, if a form of the set
+   * was submitted through this client, its {@link WaitState#lastSubmission()} is that submission's
+   * time.
+   *
+   * <pre>{@code
+   * WaitState wait = client.documentSets().startWait(set.id(), options);
+   * store.save(set.id(), wait.encode());
+   * }</pre>
+   *
+   * @param id the document set's id
+   * @param options how to poll; their timeout and first interval are taken into the wait
+   * @return the wait, its first poll due now
+   */
+  public WaitState startWait(String id, PollOptions options) {
+    Objects.requireNonNull(options, "options");
+    return startWait(id, options, clock.instant());
+  }
+
+  /**
+   * A wait with {@link PollOptions#defaults()}; see {@link #startWait(String, PollOptions)}.
+   *
+   * @param id the document set's id
+   * @return the wait, its first poll due now
+   */
+  public WaitState startWait(String id) {
+    return startWait(id, PollOptions.defaults());
+  }
+
+  private WaitState startWait(String id, PollOptions options, Instant now) {
+    Origins.requireId("document set id", id);
+    return WaitState.start(id, now, options, submissions.last(id).orElse(null));
+  }
+
+  /**
+   * One poll of a wait: reads the document set once and says what happened and when to poll next.
+   * This is the step every wait of the SDK is made of, for partners who schedule polls themselves
+   * (db-scheduler, Quartz, a queue): save {@link PollResult#waitState()} and call again at {@link
+   * PollResult#nextPollAt()}. The options must be the same from poll to poll (they are not saved in
+   * the wait). A call made within 100 ms of the wait's last poll first waits out the rest.
+   *
+   * <pre>{@code
+   * PollResult result = client.documentSets().poll(WaitState.decode(saved), options);
+   * if (result.kind() == PollResult.Kind.CHANGED) {
+   *   progress.show(result.set().orElseThrow().state());
+   * }
+   * store.save(id, result.waitState().encode(), result.nextPollAt());
+   * }</pre>
+   *
+   * @param wait the wait, as started or as the previous poll returned it
+   * @param options how to poll
+   * @return what the poll found, the wait after it and when to poll next
+   * @throws PollTimeoutException if the wait's deadline has passed and the set is not complete
+   * @throws NotFoundException if there is no such document set
+   * @throws FormationException on any other failure that is not transient (401, 403, an answer that
+   *     is not a document set), or on interrupt
+   */
+  public PollResult poll(WaitState wait, PollOptions options) {
+    Objects.requireNonNull(wait, "wait");
+    Objects.requireNonNull(options, "options");
+    WaitClock time = new WaitClock(clock, ticker);
+    sleep(wait.setId(), time.until(Poller.notTooSoon(wait, time.now())));
+    return pollOnce(poller(options), wait, time);
+  }
+
+  /**
+   * The async twin of {@link #poll(WaitState, PollOptions)}: the same decisions, no thread waits.
+   *
+   * @param wait the wait, as started or as the previous poll returned it
+   * @param options how to poll
+   * @return what the poll found, once it has; failed as {@link #poll} throws
+   */
+  public CompletableFuture<PollResult> pollAsync(WaitState wait, PollOptions options) {
+    Objects.requireNonNull(wait, "wait");
+    Objects.requireNonNull(options, "options");
+    WaitClock time = new WaitClock(clock, ticker);
+    Poller poller = poller(options);
+    AsyncOperation<PollResult> operation = new AsyncOperation<>();
+    Duration before = time.until(Poller.notTooSoon(wait, time.now()));
+    after(
+        operation, before, () -> pollOnceAsync(poller, wait, time, operation, operation::complete));
+    return operation.result();
+  }
+
+  /**
    * Waits with {@link PollOptions#defaults()}; see {@link #awaitCompletion(String, PollOptions)}.
    *
    * @param id the document set's id
@@ -226,14 +330,19 @@ public final class DocumentSets {
    * options say, and returns it complete. Every state seen, including ones the interface does not
    * list, is reported to the options' listener and waited through. Transient failures (network,
    * 408, 429, 500, 502, 503, 504) are retried by the transport and then ridden through until the
-   * deadline, which also bounds the transport's own retries and {@code Retry-After} waits. The
-   * calling thread's interrupt, or closing the client, stops the wait promptly (an interrupt keeps
-   * the thread's interrupt flag set).
+   * deadline, which also bounds the transport's own retries and {@code Retry-After} waits. No two
+   * polls come closer than 100 ms. The calling thread's interrupt, or closing the client, stops the
+   * wait promptly (an interrupt keeps the thread's interrupt flag set).
    *
    * <p>{@code input_needed}: the service may not yet have processed the last submission, so a set
-   * still {@code input_needed} is polled for {@link PollOptions#inputNeededGrace()} from the start
-   * of the wait; one that returns to {@code input_needed} after a later state stops the wait at
-   * once.
+   * still {@code input_needed} is polled for {@link PollOptions#inputNeededGrace()} from the last
+   * submission made through this client (or from the start of the wait if none is known); one that
+   * returns to {@code input_needed} after a later state stops the wait at once. See {@link
+   * WaitState}.
+   *
+   * <p>The wait is {@link #startWait(String, PollOptions)} followed by {@link
+   * #awaitCompletion(WaitState, PollOptions)}; to be able to resume it after a restart, start it
+   * that way and save the {@link WaitState}.
    *
    * @param id the document set's id
    * @param options how to poll
@@ -245,31 +354,75 @@ public final class DocumentSets {
    */
   public DocumentSet awaitCompletion(String id, PollOptions options) {
     Objects.requireNonNull(options, "options");
-    Poller poller = new Poller(id, options, ticker, random, retryPolicy, transport.events());
-    ApiRequest poll = getRequest(id).asPoll(poller.deadline());
-    Duration wait = poller.beforeFirstPoll();
+    WaitClock time = new WaitClock(clock, ticker);
+    return awaitCompletion(startWait(id, options, time.now()), poller(options), time);
+  }
+
+  /**
+   * Resumes a saved wait and polls until the set is complete, as if the wait had never stopped: the
+   * same deadline, backoff and {@code input_needed} grace. Its first poll comes when the saved wait
+   * says; if that has passed (the process was down), at a random moment within {@link
+   * PollOptions#firstPollWithin()}, so that many waits resumed at once spread their polls; never
+   * after the deadline.
+   *
+   * <pre>{@code
+   * for (Row row : store.unfinished()) {
+   *   client.documentSets()
+   *       .awaitCompletionAsync(WaitState.decode(row.wait()), options)
+   *       .thenAccept(done -> store.complete(done.id()));
+   * }
+   * }</pre>
+   *
+   * @param wait the saved wait
+   * @param options how to poll; the same as when the wait began, or not: only the deadline, the
+   *     interval reached and what was seen come from the wait
+   * @return the document set, complete
+   * @throws InputNeededException if the set needs input, unless the options say to wait through it
+   * @throws PollTimeoutException if the wait's deadline passes first
+   * @throws FormationException on a failure that is not transient, or on interrupt
+   */
+  public DocumentSet awaitCompletion(WaitState wait, PollOptions options) {
+    Objects.requireNonNull(wait, "wait");
+    Objects.requireNonNull(options, "options");
+    return awaitCompletion(wait, poller(options), new WaitClock(clock, ticker));
+  }
+
+  private DocumentSet awaitCompletion(WaitState wait, Poller poller, WaitClock time) {
+    sleep(wait.setId(), time.until(poller.firstPoll(wait, time.now())));
     while (true) {
-      sleep(id, wait);
-      DocumentSet set = null;
-      FormationException failure = null;
-      try {
-        set = transport.send(poll, DocumentSets::read);
-      } catch (FormationException e) {
-        failure = e;
-      }
-      wait = set != null ? poller.afterPoll(set) : poller.afterError(failure);
-      if (wait == null) {
-        return set;
+      PollResult result = pollOnce(poller, wait, time);
+      switch (result.kind()) {
+        case COMPLETE:
+          return result.set().orElseThrow();
+        case INPUT_NEEDED:
+          throw result.failure().orElseThrow();
+        default:
+          wait = result.waitState();
+          sleep(wait.setId(), time.until(result.nextPollAt()));
       }
     }
   }
 
+  /** One poll, blocking: the request, then the rule. */
+  private PollResult pollOnce(Poller poller, WaitState wait, WaitClock time) {
+    ApiRequest request = getRequest(wait.setId()).asPoll(time.reading(wait.deadline()));
+    DocumentSet set = null;
+    FormationException failure = null;
+    try {
+      set = transport.send(request, DocumentSets::read);
+    } catch (FormationException e) {
+      failure = e;
+    }
+    Instant now = time.now();
+    return set != null ? poller.afterPoll(wait, set, now) : poller.afterError(wait, failure, now);
+  }
+
   private void sleep(String id, Duration wait) {
-    if (wait.isZero()) {
+    if (wait.isNegative() || wait.isZero()) {
       return;
     }
     try {
-      transport.sleeper().sleep(wait);
+      transport.sleeper().sleep(Checks.capped(wait));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new FormationException("Interrupted while waiting for document set " + id, e);
@@ -298,25 +451,64 @@ public final class DocumentSets {
    */
   public CompletableFuture<DocumentSet> awaitCompletionAsync(String id, PollOptions options) {
     Objects.requireNonNull(options, "options");
-    Origins.requireId("document set id", id);
-    Poller poller = new Poller(id, options, ticker, random, retryPolicy, transport.events());
-    AsyncOperation<DocumentSet> operation = new AsyncOperation<>();
-    Duration first = poller.beforeFirstPoll();
-    if (first.isZero()) {
-      pollAsync(id, poller, operation);
-    } else {
-      operation.after(transport.sleeper().delay(first), () -> pollAsync(id, poller, operation));
-    }
-    return operation.result();
+    WaitClock time = new WaitClock(clock, ticker);
+    return awaitCompletionAsync(startWait(id, options, time.now()), poller(options), time);
   }
 
   /**
-   * One poll of an async wait. The request is built anew for each poll rather than kept: a waiting
-   * set then holds its id, not a URL, which matters for thousands of them.
+   * The async twin of {@link #awaitCompletion(WaitState, PollOptions)}.
+   *
+   * @param wait the saved wait
+   * @param options how to poll
+   * @return the document set, once complete
    */
-  private void pollAsync(String id, Poller poller, AsyncOperation<DocumentSet> operation) {
+  public CompletableFuture<DocumentSet> awaitCompletionAsync(WaitState wait, PollOptions options) {
+    Objects.requireNonNull(wait, "wait");
+    Objects.requireNonNull(options, "options");
+    return awaitCompletionAsync(wait, poller(options), new WaitClock(clock, ticker));
+  }
+
+  private CompletableFuture<DocumentSet> awaitCompletionAsync(
+      WaitState wait, Poller poller, WaitClock time) {
+    AsyncOperation<DocumentSet> operation = new AsyncOperation<>();
+    Duration first = time.until(poller.firstPoll(wait, time.now()));
+    after(operation, first, () -> loopAsync(poller, wait, time, operation));
+    return operation.result();
+  }
+
+  private void loopAsync(
+      Poller poller, WaitState wait, WaitClock time, AsyncOperation<DocumentSet> operation) {
+    pollOnceAsync(
+        poller,
+        wait,
+        time,
+        operation,
+        result -> {
+          switch (result.kind()) {
+            case COMPLETE -> operation.complete(result.set().orElseThrow());
+            case INPUT_NEEDED -> operation.fail(result.failure().orElseThrow());
+            default ->
+                after(
+                    operation,
+                    time.until(result.nextPollAt()),
+                    () -> loopAsync(poller, result.waitState(), time, operation));
+          }
+        });
+  }
+
+  /**
+   * One poll, async. The request is built anew for each poll rather than kept: a waiting set then
+   * holds its id, not a URL, which matters for thousands of them.
+   */
+  private void pollOnceAsync(
+      Poller poller,
+      WaitState wait,
+      WaitClock time,
+      AsyncOperation<?> operation,
+      Consumer<PollResult> then) {
     CompletableFuture<DocumentSet> result =
-        transport.sendAsync(getRequest(id).asPoll(poller.deadline()), DocumentSets::read);
+        transport.sendAsync(
+            getRequest(wait.setId()).asPoll(time.reading(wait.deadline())), DocumentSets::read);
     if (!operation.track(result)) {
       return;
     }
@@ -332,17 +524,25 @@ public final class DocumentSets {
                     operation.fail(failure);
                     return;
                   }
-                  Duration wait =
+                  Instant now = time.now();
+                  then.accept(
                       set != null
-                          ? poller.afterPoll(set)
-                          : poller.afterError((RuntimeException) failure);
-                  if (wait == null) {
-                    operation.complete(set);
-                    return;
-                  }
-                  operation.after(
-                      transport.sleeper().delay(wait), () -> pollAsync(id, poller, operation));
+                          ? poller.afterPoll(wait, set, now)
+                          : poller.afterError(wait, (RuntimeException) failure, now));
                 }));
+  }
+
+  /** Runs the next step of the operation after the wait, at once if there is none. */
+  private void after(AsyncOperation<?> operation, Duration wait, Runnable next) {
+    if (wait.isNegative() || wait.isZero()) {
+      operation.run(next);
+    } else {
+      operation.after(transport.sleeper().delay(Checks.capped(wait)), next);
+    }
+  }
+
+  private Poller poller(PollOptions options) {
+    return new Poller(options, random, retryPolicy, transport.events());
   }
 
   private static DocumentSet read(JsonResponse response) {

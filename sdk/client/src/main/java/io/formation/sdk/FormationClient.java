@@ -143,12 +143,15 @@ public final class FormationClient implements AutoCloseable {
             Version.userAgent(builder.userAgentProduct),
             builder.maxResponseBytes);
     this.teams = new Teams(transport, origins, RequestOptions.none());
-    this.forms = new Forms(transport, origins, RequestOptions.none());
+    Submissions submissions = new Submissions(builder.clock);
+    this.forms = new Forms(transport, origins, RequestOptions.none(), submissions);
     this.documentSets =
         new DocumentSets(
             transport,
             origins,
             forms,
+            submissions,
+            builder.clock,
             builder.ticker,
             builder.random,
             retryPolicy,

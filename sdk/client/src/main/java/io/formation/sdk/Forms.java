@@ -2,6 +2,7 @@ package io.formation.sdk;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.formation.sdk.internal.ApiRequest;
+import io.formation.sdk.internal.JsonResponse;
 import io.formation.sdk.internal.Origins;
 import io.formation.sdk.internal.Transport;
 import io.formation.sdk.internal.Wire;
@@ -32,11 +33,13 @@ public final class Forms {
   private final Transport transport;
   private final Origins origins;
   private final RequestOptions options;
+  private final Submissions submissions;
 
-  Forms(Transport transport, Origins origins, RequestOptions options) {
+  Forms(Transport transport, Origins origins, RequestOptions options, Submissions submissions) {
     this.transport = transport;
     this.origins = origins;
     this.options = options;
+    this.submissions = submissions;
   }
 
   /**
@@ -51,7 +54,7 @@ public final class Forms {
    * @return a view of these forms whose every call uses them
    */
   public Forms withOptions(RequestOptions options) {
-    return new Forms(transport, origins, Objects.requireNonNull(options, "options"));
+    return new Forms(transport, origins, Objects.requireNonNull(options, "options"), submissions);
   }
 
   /**
@@ -61,7 +64,7 @@ public final class Forms {
    * @return the forms, in the order the service lists them
    */
   public List<Form> list(String documentSetId) {
-    return transport.send(listRequest(documentSetId), response -> Wire.forms(response.body()));
+    return transport.send(listRequest(documentSetId), r -> forms(documentSetId, r));
   }
 
   /**
@@ -71,7 +74,7 @@ public final class Forms {
    * @return the forms, once they have arrived
    */
   public CompletableFuture<List<Form>> listAsync(String documentSetId) {
-    return transport.sendAsync(listRequest(documentSetId), response -> Wire.forms(response.body()));
+    return transport.sendAsync(listRequest(documentSetId), r -> forms(documentSetId, r));
   }
 
   /**
@@ -85,7 +88,7 @@ public final class Forms {
    * @throws UntrustedOriginException if the url points at an untrusted origin; nothing is sent
    */
   public ActionResult invoke(FormAction action, Object values) {
-    return transport.send(actionRequest(action, values), Forms::result);
+    return transport.send(actionRequest(action, values), r -> result(action, r));
   }
 
   /**
@@ -96,7 +99,7 @@ public final class Forms {
    * @return the result, once it has arrived
    */
   public CompletableFuture<ActionResult> invokeAsync(FormAction action, Object values) {
-    return transport.sendAsync(actionRequest(action, values), Forms::result);
+    return transport.sendAsync(actionRequest(action, values), r -> result(action, r));
   }
 
   /**
@@ -168,7 +171,7 @@ public final class Forms {
      */
     public ApiResponse<List<Form>> list(String documentSetId) {
       return transport.send(
-          listRequest(documentSetId), r -> ApiResponse.of(r, Wire.forms(r.body())));
+          listRequest(documentSetId), r -> ApiResponse.of(r, forms(documentSetId, r)));
     }
 
     /**
@@ -179,7 +182,7 @@ public final class Forms {
      */
     public CompletableFuture<ApiResponse<List<Form>>> listAsync(String documentSetId) {
       return transport.sendAsync(
-          listRequest(documentSetId), r -> ApiResponse.of(r, Wire.forms(r.body())));
+          listRequest(documentSetId), r -> ApiResponse.of(r, forms(documentSetId, r)));
     }
 
     /**
@@ -190,7 +193,8 @@ public final class Forms {
      * @return what the action returned, and the response it came in
      */
     public ApiResponse<ActionResult> invoke(FormAction action, Object values) {
-      return transport.send(actionRequest(action, values), r -> ApiResponse.of(r, result(r)));
+      return transport.send(
+          actionRequest(action, values), r -> ApiResponse.of(r, result(action, r)));
     }
 
     /**
@@ -202,7 +206,8 @@ public final class Forms {
      */
     public CompletableFuture<ApiResponse<ActionResult>> invokeAsync(
         FormAction action, Object values) {
-      return transport.sendAsync(actionRequest(action, values), r -> ApiResponse.of(r, result(r)));
+      return transport.sendAsync(
+          actionRequest(action, values), r -> ApiResponse.of(r, result(action, r)));
     }
 
     /**
@@ -253,7 +258,16 @@ public final class Forms {
         options);
   }
 
-  private static ActionResult result(io.formation.sdk.internal.JsonResponse response) {
-    return Wire.actionResult(response.statusCode(), response.body());
+  private List<Form> forms(String documentSetId, JsonResponse response) {
+    List<Form> forms = Wire.forms(response.body());
+    submissions.listed(documentSetId, forms);
+    return forms;
+  }
+
+  /** An accepted action: noted, so a wait started afterwards counts its grace from it. */
+  private ActionResult result(FormAction action, JsonResponse response) {
+    ActionResult result = Wire.actionResult(response.statusCode(), response.body());
+    submissions.accepted(action, result);
+    return result;
   }
 }

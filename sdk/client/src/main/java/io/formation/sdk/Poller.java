@@ -4,167 +4,202 @@ import com.fasterxml.jackson.databind.node.MissingNode;
 import io.formation.sdk.internal.Checks;
 import io.formation.sdk.internal.Events;
 import io.formation.sdk.internal.RetryPolicy;
-import io.formation.sdk.internal.Ticker;
 import io.formation.sdk.model.DocumentSet;
+import io.formation.sdk.model.DocumentSetState;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.function.DoubleSupplier;
 
 /**
- * The decisions of one wait for completion, shared by the blocking and the async loop: after each
- * poll (or failed poll) it says how long to wait, or ends the wait.
+ * The rule of a wait for completion, in one place: after each poll (or failed poll) of a {@link
+ * WaitState}, what happened and when to poll next, or the end of the wait. {@link
+ * DocumentSets#poll}, {@link DocumentSets#awaitCompletion} and their async twins all decide here;
+ * they only send the polls and wait between them. It holds no state of a wait: that is the {@link
+ * WaitState} it is handed, so a wait saved after any poll and resumed elsewhere decides the same.
  *
- * <p>The rule for {@code input_needed}: a service works asynchronously, so a set may still read
- * {@code input_needed} for a while after its last form was accepted. The wait keeps polling it
- * until {@link PollOptions#inputNeededGrace()} has passed since the wait began, and only then stops
- * with {@link InputNeededException}. A set that comes back to {@code input_needed} after any other
- * state was seen is asking for more input, and stops the wait at once.
+ * <p>The {@code input_needed} rule is described on {@link WaitState}. State changes reach the
+ * partner from here only: the options' {@link PollOptions#onStateChange() listener} and the
+ * result's {@link PollResult.Kind#CHANGED}, with the client's {@link FormationListener} told for
+ * metrics.
  */
 final class Poller {
-  private final String id;
+  /** No two polls of one wait come closer than this, whatever the options or the service say. */
+  static final Duration MIN_GAP = Duration.ofMillis(100);
+
   private final PollOptions options;
-  private final Ticker ticker;
   private final DoubleSupplier random;
   private final RetryPolicy retryPolicy;
   private final Events events;
-  private final long start;
-  private final long deadline;
-  private final long graceEnd;
-  private final Duration maxInterval;
-  private Duration interval;
-  private DocumentSet lastSeen;
-  private boolean movedOn;
-  private RuntimeException lastFailure;
-  private int polls;
 
-  Poller(
-      String id,
-      PollOptions options,
-      Ticker ticker,
-      DoubleSupplier random,
-      RetryPolicy retryPolicy,
-      Events events) {
-    this.id = id;
+  Poller(PollOptions options, DoubleSupplier random, RetryPolicy retryPolicy, Events events) {
     this.options = options;
-    this.ticker = ticker;
     this.random = random;
     this.retryPolicy = retryPolicy;
     this.events = events;
-    this.start = ticker.nanoTime();
-    this.deadline = ticker.after(options.timeout());
-    this.graceEnd = ticker.after(options.inputNeededGrace());
-    this.maxInterval = Checks.capped(options.maxInterval());
-    this.interval = Checks.capped(options.initialInterval());
   }
 
   /**
-   * When the wait ends with {@link PollTimeoutException}, a {@link Ticker} reading; retries inside
-   * a poll stop there too.
+   * When a wait taken up now polls first: when its next poll is due, or, if that has passed (a wait
+   * just started, or resumed late), at a random moment within {@link PollOptions#firstPollWithin()}
+   * so that many waits resumed together do not poll together; never after the deadline, never
+   * within {@link #MIN_GAP} of its last poll.
    */
-  long deadline() {
-    return deadline;
-  }
-
-  /** The wait before the first poll: a random moment within {@link PollOptions#firstPollWithin}. */
-  Duration beforeFirstPoll() {
-    Duration window = Checks.capped(options.firstPollWithin());
-    return Duration.ofNanos((long) (window.toNanos() * random.getAsDouble()));
-  }
-
-  /**
-   * After a poll: null when the set is complete, else the wait before the next poll.
-   *
-   * @throws InputNeededException when the set needs input (see the class comment)
-   * @throws PollTimeoutException when the deadline has passed
-   */
-  Duration afterPoll(DocumentSet set) {
-    boolean changed = lastSeen == null || !lastSeen.state().equals(set.state());
-    if (changed) {
-      // What a timeout reports, its id and state: thousands of waits each hold only this.
-      lastSeen = new DocumentSet(id, set.state(), Optional.empty(), MissingNode.getInstance());
+  Instant firstPoll(WaitState wait, Instant now) {
+    Instant at = wait.nextPoll();
+    if (!at.isAfter(now)) {
+      Duration window = Checks.capped(options.firstPollWithin());
+      at = now.plusNanos((long) (window.toNanos() * random.getAsDouble()));
     }
-    polls++;
+    if (at.isAfter(wait.deadline())) {
+      at = wait.deadline();
+    }
+    return notTooSoon(wait, at);
+  }
+
+  /** The earliest a poll of the wait may be sent: {@link #MIN_GAP} after its last one. */
+  static Instant notTooSoon(WaitState wait, Instant at) {
+    Instant earliest = wait.lastPoll().map(last -> last.plus(MIN_GAP)).orElse(at);
+    return at.isBefore(earliest) ? earliest : at;
+  }
+
+  /**
+   * After a poll that read the set.
+   *
+   * @throws PollTimeoutException when the deadline has passed and the set is not complete
+   */
+  PollResult afterPoll(WaitState wait, DocumentSet set, Instant now) {
+    DocumentSetState state = set.state();
+    boolean changed = wait.lastState().map(last -> !last.equals(state)).orElse(true);
+    int polls = wait.polls() + 1;
     events.polled(set);
     if (changed) {
-      events.stateChanged(set, polls, ticker.since(start));
+      events.stateChanged(set, polls, Duration.between(wait.started(), now));
       options.onStateChange().accept(set);
     }
-    if (set.state().isComplete()) {
-      ended("complete");
-      return null;
+    if (state.isComplete()) {
+      ended(wait, "complete", polls, now);
+      WaitState done = wait.polled(state, now, wait.interval(), now);
+      return new PollResult(
+          PollResult.Kind.COMPLETE, done, Optional.of(set), Optional.empty(), done.nextPoll());
     }
-    if (!set.state().needsInput()) {
-      movedOn = true;
-    } else if (!options.waitThroughInputNeeded()) {
-      if (movedOn) {
-        throw ended(
+    InputNeededException needsInput = null;
+    Instant pollBy = null;
+    if (state.needsInput() && !options.waitThroughInputNeeded()) {
+      if (wait.movedOn()) {
+        needsInput =
             new InputNeededException(
-                set, "the service asks for input again: fetch its forms, submit, then wait again"));
+                set, "the service asks for input again: fetch its forms, submit, then wait again");
+      } else {
+        Instant graceEnd =
+            wait.lastSubmission()
+                .orElse(wait.started())
+                .plus(Checks.capped(options.inputNeededGrace()));
+        if (now.isBefore(graceEnd)) {
+          pollBy = graceEnd;
+        } else {
+          needsInput =
+              new InputNeededException(
+                  set,
+                  "still input_needed "
+                      + options.inputNeededGrace()
+                      + (wait.lastSubmission().isPresent()
+                          ? " after the last submission"
+                          : " after the wait began")
+                      + ": submit its forms, then wait again");
+        }
       }
-      if (ticker.until(graceEnd).compareTo(Duration.ZERO) <= 0) {
-        throw ended(
-            new InputNeededException(
-                set,
-                "still input_needed "
-                    + options.inputNeededGrace()
-                    + " after the wait began: submit its forms, then wait again"));
-      }
-      return nextWait(Duration.ZERO, graceEnd);
     }
-    return nextWait(Duration.ZERO, Ticker.NEVER);
+    if (needsInput != null) {
+      ended(wait, "input needed: " + needsInput.getMessage(), polls, now);
+    } else if (!now.isBefore(wait.deadline())) {
+      throw ended(wait, timeout(wait, state, null), polls, now);
+    }
+    Schedule next = schedule(wait, now, Duration.ZERO, pollBy);
+    WaitState after = wait.polled(state, now, next.interval, next.at);
+    PollResult.Kind kind =
+        needsInput != null
+            ? PollResult.Kind.INPUT_NEEDED
+            : changed ? PollResult.Kind.CHANGED : PollResult.Kind.UNCHANGED;
+    return new PollResult(
+        kind, after, Optional.of(set), Optional.ofNullable(needsInput), after.nextPoll());
   }
 
   /**
-   * After a failed poll: the wait before trying again if the failure is transient (the transport's
-   * own retries were used up), else the failure itself.
+   * After a failed poll: the wait goes on if the failure is transient (the transport's own retries
+   * were used up), honouring a {@code Retry-After}.
+   *
+   * @throws RuntimeException the failure itself when it is not transient or the thread was
+   *     interrupted; {@link PollTimeoutException} past the deadline
    */
-  Duration afterError(RuntimeException error) {
-    polls++;
+  PollResult afterError(WaitState wait, RuntimeException error, Instant now) {
+    int polls = wait.polls() + 1;
     if (Thread.currentThread().isInterrupted() || !isTransient(error)) {
-      throw ended(error);
+      throw ended(wait, error, polls, now);
     }
-    if (lastFailure == null || !(error instanceof NetworkException n && !n.requestSent())) {
-      // An answer of the service (a 503, say) says more than a poll that was not even sent.
-      lastFailure = error;
+    if (!now.isBefore(wait.deadline())) {
+      throw ended(wait, timeout(wait, wait.lastState().orElse(null), error), polls, now);
     }
     Duration retryAfter = null;
     if (error instanceof ApiException api) {
       retryAfter = retryPolicy.retryAfter(api.headers());
     }
-    return nextWait(retryAfter == null ? Duration.ZERO : retryAfter, Ticker.NEVER);
+    Schedule next = schedule(wait, now, retryAfter == null ? Duration.ZERO : retryAfter, null);
+    WaitState after = wait.failed(now, next.interval, next.at);
+    return new PollResult(
+        PollResult.Kind.FAILED_TRANSIENTLY,
+        after,
+        Optional.empty(),
+        Optional.of((FormationException) error),
+        after.nextPoll());
   }
+
+  private record Schedule(Instant at, Duration interval) {}
 
   /**
-   * The next wait: the interval less jitter, at least {@code atLeast}, ending by both limits.
-   *
-   * @param pollBy a {@link Ticker} reading the next poll must not come after, or {@link
-   *     Ticker#NEVER}
+   * The next poll: the interval less jitter, at least {@code atLeast}, by {@code pollBy} (if not
+   * null) and by the deadline, and never within {@link #MIN_GAP} of this one; and the grown
+   * interval.
    */
-  private Duration nextWait(Duration atLeast, long pollBy) {
-    Duration remaining = ticker.until(deadline);
-    if (remaining.isNegative() || remaining.isZero()) {
-      throw ended(new PollTimeoutException(id, lastSeen, options.timeout(), lastFailure));
-    }
-    Duration wait =
+  private Schedule schedule(WaitState wait, Instant now, Duration atLeast, Instant pollBy) {
+    Duration interval = wait.interval();
+    Duration wait1 =
         interval.minusNanos((long) (interval.toNanos() * options.jitter() * random.getAsDouble()));
-    long grown = (long) Math.min(interval.toNanos() * options.multiplier(), maxInterval.toNanos());
-    interval = Duration.ofNanos(grown);
-    if (wait.compareTo(atLeast) < 0) {
-      wait = atLeast;
+    long grown =
+        (long)
+            Math.min(
+                interval.toNanos() * options.multiplier(),
+                Checks.capped(options.maxInterval()).toNanos());
+    if (wait1.compareTo(atLeast) < 0) {
+      wait1 = Checks.capped(atLeast);
     }
-    Duration untilPollBy = ticker.until(pollBy);
-    if (wait.compareTo(untilPollBy) > 0) {
-      wait = untilPollBy;
+    Instant at = now.plus(wait1);
+    if (pollBy != null && at.isAfter(pollBy)) {
+      at = pollBy;
     }
-    return wait.compareTo(remaining) > 0 ? remaining : wait;
+    if (at.isAfter(wait.deadline())) {
+      at = wait.deadline();
+    }
+    Instant earliest = now.plus(MIN_GAP);
+    return new Schedule(at.isBefore(earliest) ? earliest : at, Duration.ofNanos(grown));
   }
 
-  private void ended(String how) {
-    events.waitEnded(id, how, polls, ticker.since(start));
+  private static PollTimeoutException timeout(
+      WaitState wait, DocumentSetState state, RuntimeException lastFailure) {
+    DocumentSet lastSeen =
+        state == null
+            ? null
+            // What a timeout reports, its id and state: thousands of waits each hold only this.
+            : new DocumentSet(wait.setId(), state, Optional.empty(), MissingNode.getInstance());
+    return new PollTimeoutException(wait.setId(), lastSeen, wait.timeout(), lastFailure);
   }
 
-  private RuntimeException ended(RuntimeException failure) {
-    ended(failure.getClass().getSimpleName() + ": " + failure.getMessage());
+  private void ended(WaitState wait, String how, int polls, Instant now) {
+    events.waitEnded(wait.setId(), how, polls, Duration.between(wait.started(), now));
+  }
+
+  private RuntimeException ended(WaitState wait, RuntimeException failure, int polls, Instant now) {
+    ended(wait, failure.getClass().getSimpleName() + ": " + failure.getMessage(), polls, now);
     return failure;
   }
 

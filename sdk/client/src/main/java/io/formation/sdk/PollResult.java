@@ -1,0 +1,91 @@
+package io.formation.sdk;
+
+import io.formation.sdk.model.DocumentSet;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What one poll of a saved wait found, and when to poll next: the step {@link
+ * DocumentSets#poll(WaitState, PollOptions)} returns, for partners who run waits on a scheduler of
+ * their own (a database-backed one, say) instead of a thread. Save {@link #waitState()} and poll
+ * again at {@link #nextPollAt()}.
+ *
+ * <pre>{@code
+ * PollResult result = client.documentSets().poll(wait, options);
+ * switch (result.kind()) {
+ *   case COMPLETE -> onComplete(result.set().orElseThrow());
+ *   case INPUT_NEEDED -> askForInput(result.set().orElseThrow());
+ *   case CHANGED -> showProgress(result.set().orElseThrow());
+ *   case UNCHANGED, FAILED_TRANSIENTLY -> { }
+ * }
+ * if (result.kind() != PollResult.Kind.COMPLETE) {
+ *   store.save(id, result.waitState().encode(), result.nextPollAt());
+ * }
+ * }</pre>
+ *
+ * @param kind what happened
+ * @param waitState the wait after this poll, to save and to pass to the next poll (named so because
+ *     a record component cannot be called {@code wait})
+ * @param set the document set as read; empty when the poll failed
+ * @param failure for {@link Kind#FAILED_TRANSIENTLY} the failure ridden through, for {@link
+ *     Kind#INPUT_NEEDED} the {@link InputNeededException} saying why; empty otherwise
+ * @param nextPollAt when to poll next; for {@link Kind#COMPLETE}, the time of this poll (no poll is
+ *     due)
+ */
+public record PollResult(
+    Kind kind,
+    WaitState waitState,
+    Optional<DocumentSet> set,
+    Optional<FormationException> failure,
+    Instant nextPollAt) {
+
+  /** What a poll found. */
+  public enum Kind {
+    /** The set is in the state the previous poll read; keep polling. */
+    UNCHANGED,
+    /** The set is in a new state (or was read for the first time), not complete; keep polling. */
+    CHANGED,
+    /** The set is complete: the wait is over. */
+    COMPLETE,
+    /**
+     * The set needs input: still {@code input_needed} after the grace from the last submission, or
+     * back to {@code input_needed} after it moved on. Polling on only reads it again until its
+     * forms are submitted (then pass {@link WaitState#withSubmission} the time).
+     */
+    INPUT_NEEDED,
+    /**
+     * The poll failed in a way that may pass (network, 408, 429, 5xx) after the transport's own
+     * retries; the wait goes on, honouring any {@code Retry-After}.
+     */
+    FAILED_TRANSIENTLY
+  }
+
+  /**
+   * Checks that no component is null.
+   *
+   * @param kind what happened
+   * @param waitState the wait after this poll
+   * @param set the document set as read; empty when the poll failed
+   * @param failure the failure ridden through, or why input is needed; else empty
+   * @param nextPollAt when to poll next
+   */
+  public PollResult {
+    Objects.requireNonNull(kind, "kind");
+    Objects.requireNonNull(waitState, "waitState");
+    Objects.requireNonNull(set, "set");
+    Objects.requireNonNull(failure, "failure");
+    Objects.requireNonNull(nextPollAt, "nextPollAt");
+  }
+
+  /**
+   * {@return the time from this poll to the next one: what a caller that sleeps between polls
+   * sleeps} Zero for {@link Kind#COMPLETE}.
+   */
+  public Duration nextPollIn() {
+    Instant polledAt = waitState.lastPoll().orElse(nextPollAt);
+    Duration in = Duration.between(polledAt, nextPollAt);
+    return in.isNegative() ? Duration.ZERO : in;
+  }
+}

@@ -1,0 +1,85 @@
+package io.formation.sdk;
+
+import io.formation.sdk.model.ActionResult;
+import io.formation.sdk.model.DocumentSet;
+import io.formation.sdk.model.Form;
+import io.formation.sdk.model.FormAction;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What a client remembers of the submissions it made, so that a wait started afterwards counts its
+ * {@code input_needed} grace from the last one (see {@link WaitState}). Action urls are opaque and
+ * say nothing of their set, so the client notes which set each listed form's actions belong to,
+ * and, when an action other than a GET is accepted, the time for that set.
+ *
+ * <p>Both memories are bounded, least recently used first out: a client with thousands of sets in
+ * flight keeps at most {@link #SETS} submission times and {@link #ACTIONS} action urls (a few
+ * megabytes at worst). A submission matters from its acceptance to the start of the wait that
+ * follows it, seconds later in the usual flow, so the bound loses nothing a wait needs; a wait
+ * started in another process is told the time with {@link WaitState#withSubmission}.
+ */
+final class Submissions {
+  static final int SETS = 10_000;
+  static final int ACTIONS = 20_000;
+
+  private final Clock clock;
+  private final Map<String, String> setByAction = lru(ACTIONS);
+  private final Map<String, Instant> lastBySet = lru(SETS);
+
+  Submissions(Clock clock) {
+    this.clock = clock;
+  }
+
+  /** The forms of the set were listed: their actions belong to it. */
+  void listed(String setId, List<Form> forms) {
+    synchronized (setByAction) {
+      for (Form form : forms) {
+        for (FormAction action : form.actions()) {
+          setByAction.put(action.url(), setId);
+        }
+      }
+    }
+  }
+
+  /** The service accepted an action call: a submission of its set, unless it only read. */
+  void accepted(FormAction action, ActionResult result) {
+    if (action.method().equals("GET") || action.method().equals("HEAD")) {
+      return;
+    }
+    String setId = result.documentSet().map(DocumentSet::id).orElse(null);
+    if (setId == null) {
+      synchronized (setByAction) {
+        setId = setByAction.get(action.url());
+      }
+    }
+    if (setId != null) {
+      Instant now = clock.instant();
+      synchronized (lastBySet) {
+        lastBySet.put(setId, now);
+      }
+    }
+  }
+
+  /** {@return when the service last accepted a submission of the set through this client} */
+  Optional<Instant> last(String setId) {
+    synchronized (lastBySet) {
+      return Optional.ofNullable(lastBySet.get(setId));
+    }
+  }
+
+  private static <V> Map<String, V> lru(int capacity) {
+    return new LinkedHashMap<>(16, 0.75f, true) {
+      private static final long serialVersionUID = 1L;
+
+      @Override
+      protected boolean removeEldestEntry(Map.Entry<String, V> eldest) {
+        return size() > capacity;
+      }
+    };
+  }
+}

@@ -1,0 +1,52 @@
+package io.formation.sdk;
+
+import io.formation.sdk.internal.Checks;
+import io.formation.sdk.internal.Ticker;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * The wall-clock instants of a saved wait, read on the monotonic ticker. A saved wait crosses
+ * processes, so it keeps wall-clock instants; a process reads the wall clock once, when it takes
+ * the wait up, and from then on measures with the ticker, so a step of the wall clock in the middle
+ * of a wait moves none of its polls nor its deadline.
+ */
+final class WaitClock {
+  private final Ticker ticker;
+  private final long tickAtStart;
+  private final Instant wallAtStart;
+
+  WaitClock(Clock clock, Ticker ticker) {
+    this.ticker = ticker;
+    this.tickAtStart = ticker.nanoTime();
+    this.wallAtStart = clock.instant();
+  }
+
+  /**
+   * {@return the wall-clock time now, as the ticker has measured it since the wait was taken up}
+   */
+  Instant now() {
+    return wallAtStart.plusNanos(ticker.nanoTime() - tickAtStart);
+  }
+
+  /** {@return the time from now until the instant; negative once it has passed} */
+  Duration until(Instant instant) {
+    return Duration.between(now(), instant);
+  }
+
+  /**
+   * {@return the instant as a {@link Ticker} reading, {@link Ticker#NEVER} for one {@link
+   * Checks#LONGEST} or more away}
+   */
+  long reading(Instant instant) {
+    Duration from = Duration.between(wallAtStart, instant);
+    if (from.compareTo(Checks.LONGEST) >= 0) {
+      return Ticker.NEVER;
+    }
+    if (from.compareTo(Checks.LONGEST.negated()) < 0) {
+      from = Checks.LONGEST.negated();
+    }
+    return tickAtStart + from.toNanos();
+  }
+}
