@@ -31,8 +31,7 @@ import javax.sql.DataSource;
  * whose data is the set's saved {@link WaitState}; whichever instance finds it due polls the set
  * once through the partner's {@link FormationClient} (so its request budget and shared pause
  * apply), tells the {@link TrackingHandler} what changed, and saves the wait with its next poll
- * time. An instance that dies mid-poll leaves its sets to the others after a few missed
- * heartbeats.
+ * time. An instance that dies mid-poll leaves its sets to the others after a few missed heartbeats.
  *
  * <pre>{@code
  * FormationTracker tracker =
@@ -139,8 +138,8 @@ public final class FormationTracker implements AutoCloseable {
   /**
    * Tracks a set from a wait saved before, say by an {@code awaitCompletion} interrupted by a
    * restart: its grace, backoff and deadline go on as if it had never stopped. The first poll comes
-   * within the wait's current interval, so that many sets resumed at once do not poll at once.
-   * Does nothing if the set is tracked already.
+   * within the wait's current interval, so that many sets resumed at once do not poll at once. Does
+   * nothing if the set is tracked already.
    *
    * @param setId the set's id
    * @param wait the wait saved for it
@@ -159,8 +158,7 @@ public final class FormationTracker implements AutoCloseable {
 
   private boolean schedule(WaitState wait, Instant firstPoll) {
     return scheduler.scheduleIfNotExists(
-        new TaskInstance<>(TASK_NAME, wait.setId(), new TaskData(wait, false).encode()),
-        firstPoll);
+        new TaskInstance<>(TASK_NAME, wait.setId(), new TaskData(wait, false).encode()), firstPoll);
   }
 
   /**
@@ -320,8 +318,9 @@ public final class FormationTracker implements AutoCloseable {
     }
 
     /**
-     * How each set is polled: its intervals, backoff, timeout and {@code input_needed} grace. Its
-     * {@code onStateChange} listener is not called: the handler is.
+     * How each set is polled: its intervals, backoff, timeout and {@code input_needed} grace. Every
+     * poll of every set uses the same options (they are not saved with the wait); their {@code
+     * onStateChange} listener, if any, hears each change too, before the handler.
      *
      * @param options the options; default 5 s growing to 5 min, for 30 days
      * @return this builder
@@ -372,17 +371,18 @@ public final class FormationTracker implements AutoCloseable {
     }
 
     /**
-     * How often this instance says, in the table, that it is still polling the sets it picked; after
-     * {@code missed} heartbeats missed, another instance takes them over.
+     * How often this instance says, in the table, that it is still polling the sets it picked;
+     * after {@code missed} heartbeats missed, another instance takes them over.
      *
      * @param interval positive; default 30 s
-     * @param missed at least 1; default 4, so a dead instance's sets move on within about 2 min
+     * @param missed at least 4; default 4, so a dead instance's sets move on within about 2 min
      * @return this builder
      */
     public Builder heartbeat(Duration interval, int missed) {
       this.heartbeatInterval = positive("heartbeat interval", interval);
-      if (missed < 1) {
-        throw new IllegalArgumentException("missed heartbeats must be at least 1, got " + missed);
+      // db-scheduler's own floor: fewer would take a slow heartbeat for a dead instance.
+      if (missed < 4) {
+        throw new IllegalArgumentException("missed heartbeats must be at least 4, got " + missed);
       }
       this.missedHeartbeats = missed;
       return this;

@@ -17,6 +17,7 @@ import io.formation.sdk.model.DocumentSet;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 
 /**
  * One execution of a tracked set: one poll, the handler told, the wait saved with its next poll
@@ -57,7 +58,8 @@ final class PollTask {
       return PollTask::remove;
     } catch (AuthenticationException | PermissionDeniedException e) {
       // The same wait, much later: a revoked token must not turn into a stream of refused calls.
-      Instant retryAt = clock.instant().plus(pauseOnRefusal);
+      // To the millisecond, as every database keeps it.
+      Instant retryAt = clock.instant().plus(pauseOnRefusal).truncatedTo(ChronoUnit.MILLIS);
       deliver(() -> handler.trackingPaused(wait.setId(), e, retryAt));
       return (complete, operations) -> operations.reschedule(complete, retryAt);
     }

@@ -11,8 +11,8 @@ import java.time.Instant;
  * <p><b>At least once.</b> Each event is delivered at least once, and sometimes more than once: an
  * instance killed after calling the handler and before saving the set's new state, a database that
  * was unreachable for that moment, or a handler that threw, all make the next poll see the same
- * change and deliver it again. Each event carries what is needed to ignore a repeat: the set's id and
- * the state it moved to. A handler that records {@code (set.id(), set.state())} with a unique
+ * change and deliver it again. Each event carries what is needed to ignore a repeat: the set's id
+ * and the state it moved to. A handler that records {@code (set.id(), set.state())} with a unique
  * constraint, or that only moves its own record forward, ignores repeats for free.
  *
  * <pre>{@code

@@ -43,6 +43,13 @@ class FormationTrackerTest {
 
   private static final Duration STEP = Duration.ofMinutes(10);
 
+  /**
+   * A tracker clock this far ahead of the wall clock finds every poll the client schedules due at
+   * once, and only what the tracker schedules by its own clock (a pause, a retry) waits for the
+   * test to move it.
+   */
+  private static final Duration AHEAD = Duration.ofHours(1);
+
   private final List<AutoCloseable> closeAfter = new ArrayList<>();
   private final MutableClock sandboxClock = new MutableClock(Instant.now());
   private final Recorder recorder = new Recorder();
@@ -118,7 +125,9 @@ class FormationTrackerTest {
     recorder.awaitEvent(e -> e.startsWith("completed " + id));
 
     List<String> expected = new ArrayList<>();
-    progression.subList(0, progression.size() - 1).forEach(s -> expected.add("changed " + id + " " + s));
+    progression
+        .subList(0, progression.size() - 1)
+        .forEach(s -> expected.add("changed " + id + " " + s));
     expected.add("completed " + id + " complete");
     assertThat(recorder.events()).containsExactlyElementsOf(expected);
     Waits.until(() -> tracker.tracked().isEmpty(), Duration.ofSeconds(20), tracker::toString);
@@ -173,15 +182,17 @@ class FormationTrackerTest {
     FormationSandbox sandbox = stepwiseSandbox();
     String id = SubmittedSets.one(client(sandbox, sandbox.token()));
     FormationClient revoked = client(sandbox, "revoked-token");
-    MutableClock trackerClock = new MutableClock(Instant.now().plusSeconds(1));
+    MutableClock trackerClock = new MutableClock(Instant.now().plus(AHEAD));
     FormationTracker tracker =
-        started(tracker(revoked, recorder).clock(trackerClock).pauseOnRefusal(Duration.ofMinutes(15)));
+        started(
+            tracker(revoked, recorder).clock(trackerClock).pauseOnRefusal(Duration.ofMinutes(15)));
 
     tracker.track(id);
 
     recorder.awaitEvent(e -> e.equals("paused " + id + " AuthenticationException"));
     Instant retryAt = recorder.retryAts.get(0);
-    assertThat(retryAt).isAfterOrEqualTo(trackerClock.instant().plus(Duration.ofMinutes(15)).minusSeconds(1));
+    assertThat(retryAt)
+        .isAfterOrEqualTo(trackerClock.instant().plus(Duration.ofMinutes(15)).minusSeconds(1));
     Waits.until(
         () -> tracker.tracked(id).map(t -> !t.polling()).orElse(false),
         Duration.ofSeconds(20),
@@ -198,7 +209,10 @@ class FormationTrackerTest {
   @Test
   void aHandlerThatThrowsGetsTheSameEventAgainAndTheTrackerGoesOn() throws Exception {
     FormationSandbox sandbox =
-        sandbox(SandboxOptions.defaults().withProcessingLag(Duration.ZERO).withStepDelay(Duration.ZERO));
+        sandbox(
+            SandboxOptions.defaults()
+                .withProcessingLag(Duration.ZERO)
+                .withStepDelay(Duration.ZERO));
     FormationClient client = client(sandbox, sandbox.token());
     AtomicInteger calls = new AtomicInteger();
     TrackingHandler failingOnce =
@@ -212,7 +226,7 @@ class FormationTrackerTest {
           }
         };
     Recorder seen = (Recorder) failingOnce;
-    MutableClock trackerClock = new MutableClock(Instant.now().plusSeconds(1));
+    MutableClock trackerClock = new MutableClock(Instant.now().plus(AHEAD));
     FormationTracker tracker =
         started(
             tracker(client, failingOnce)
@@ -223,7 +237,11 @@ class FormationTrackerTest {
     tracker.track(id);
     seen.awaitEvent(e -> e.startsWith("completed " + id));
     Waits.until(
-        () -> tracker.tracked(id).map(t -> t.consecutiveFailures() == 1 && !t.polling()).orElse(false),
+        () ->
+            tracker
+                .tracked(id)
+                .map(t -> t.consecutiveFailures() == 1 && !t.polling())
+                .orElse(false),
         Duration.ofSeconds(20),
         seen::toString);
     assertThat(tracker.tracked(id).orElseThrow().nextPollAt())
@@ -249,7 +267,10 @@ class FormationTrackerTest {
     FlakyDataSource flaky = new FlakyDataSource(database);
     database = flaky;
     FormationSandbox sandbox =
-        sandbox(SandboxOptions.defaults().withProcessingLag(Duration.ZERO).withStepDelay(Duration.ZERO));
+        sandbox(
+            SandboxOptions.defaults()
+                .withProcessingLag(Duration.ZERO)
+                .withStepDelay(Duration.ZERO));
     FormationClient client = client(sandbox, sandbox.token());
     AtomicInteger calls = new AtomicInteger();
     Recorder handler =
@@ -263,12 +284,9 @@ class FormationTrackerTest {
             }
           }
         };
-    MutableClock trackerClock = new MutableClock(Instant.now().plusSeconds(1));
+    MutableClock trackerClock = new MutableClock(Instant.now().plus(AHEAD));
     FormationTracker tracker =
-        started(
-            tracker(client, handler)
-                .clock(trackerClock)
-                .heartbeat(Duration.ofMillis(100), 2));
+        started(tracker(client, handler).clock(trackerClock).heartbeat(Duration.ofMillis(100), 4));
     String id = SubmittedSets.one(client);
 
     tracker.track(id);
@@ -278,7 +296,7 @@ class FormationTrackerTest {
     // The row still says an instance is polling it; once its heartbeats are overdue by the
     // tracker's clock, it is revived, polled again and its completion told again.
     assertThat(tracker.tracked(id)).hasValueSatisfying(t -> assertThat(t.polling()).isTrue());
-    trackerClock.advance(Duration.ofMinutes(1));
+    trackerClock.advance(Duration.ofMinutes(1)); // past 4 heartbeats of 100 ms
 
     Waits.until(() -> calls.get() == 2, Duration.ofSeconds(20), handler::toString);
     Waits.until(() -> tracker.tracked().isEmpty(), Duration.ofSeconds(20), handler::toString);
@@ -287,7 +305,10 @@ class FormationTrackerTest {
   @Test
   void anUnreachableServiceLosesNothingTheSetIsPolledAgainAndFinishedLater() throws Exception {
     FormationSandbox sandbox =
-        sandbox(SandboxOptions.defaults().withProcessingLag(Duration.ZERO).withStepDelay(Duration.ZERO));
+        sandbox(
+            SandboxOptions.defaults()
+                .withProcessingLag(Duration.ZERO)
+                .withStepDelay(Duration.ZERO));
     FormationClient working = client(sandbox, sandbox.token());
     String id = SubmittedSets.one(working);
     // A service that is not there: a port nobody listens on any more.
@@ -365,5 +386,4 @@ class FormationTrackerTest {
     assertThat(stored).isEqualTo(tracker.tracked(id).orElseThrow().waitState().encode());
     assertThat(stored.getBytes(StandardCharsets.UTF_8).length).isLessThan(200);
   }
-
 }

@@ -151,8 +151,7 @@ class MultiInstancePostgresTest {
     long deadline = System.nanoTime() + RUN_LIMIT.toNanos();
     while (tracked(database) > most) {
       if (System.nanoTime() > deadline) {
-        throw new AssertionError(
-            "still " + tracked(database) + " sets tracked after " + RUN_LIMIT);
+        throw new AssertionError("still " + tracked(database) + " sets tracked after " + RUN_LIMIT);
       }
       Thread.sleep(200);
     }
@@ -368,5 +367,4 @@ class MultiInstancePostgresTest {
       return Duration.ofNanos(longest * 1_000);
     }
   }
-
 }
