@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.formation.sandbox.FormationSandbox;
 import io.formation.sandbox.SandboxOptions;
+import io.formation.sandbox.SandboxTemplates;
 import io.formation.sdk.FormationClient;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
@@ -70,7 +71,7 @@ class MultiInstancePostgresTest {
       Launcher launcher = new Launcher(jdbcUrl, sandbox);
 
       // The baseline: one instance alone.
-      List<String> soloSets = SubmittedSets.many(client, SETS, 8);
+      List<String> soloSets = submitted(sandbox);
       soloSets.forEach(enrolment::track);
       Instance solo = launcher.start("solo");
       awaitEmptyTable(database);
@@ -78,7 +79,7 @@ class MultiInstancePostgresTest {
       double soloPolls = pollsPerSet(sandbox, soloSets);
 
       // Three instances, one killed, one restarted.
-      List<String> sets = SubmittedSets.many(client, SETS, 8);
+      List<String> sets = submitted(sandbox);
       sets.forEach(enrolment::track);
       Instance a = launcher.start("a");
       Instance b = launcher.start("b");
@@ -123,6 +124,15 @@ class MultiInstancePostgresTest {
       assertThat(records.overlaps()).as("sets polled by two instances at once").isEmpty();
       assertThat(pollsPerSet).isLessThanOrEqualTo(1.1 * soloPolls);
     }
+  }
+
+  /** Sets whose input is complete now: their progression starts after the processing lag. */
+  private static List<String> submitted(FormationSandbox sandbox) {
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < SETS; i++) {
+      ids.add(sandbox.createSubmitted(SandboxTemplates.DELAWARE_CORPORATION).id());
+    }
+    return ids;
   }
 
   private static long epochMicros() {

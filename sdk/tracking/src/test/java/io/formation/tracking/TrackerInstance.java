@@ -39,9 +39,9 @@ public final class TrackerInstance {
   /** Poll settings the single- and multi-instance runs share. */
   static PollOptions pollOptions() {
     return PollOptions.builder()
-        .initialInterval(Duration.ofSeconds(2))
+        .initialInterval(Duration.ofSeconds(3))
         .multiplier(1.0)
-        .maxInterval(Duration.ofSeconds(2))
+        .maxInterval(Duration.ofSeconds(3))
         .jitter(0.0)
         .timeout(Duration.ofMinutes(10))
         .build();
@@ -70,7 +70,7 @@ public final class TrackerInstance {
                 .accessToken(token)
                 .allowInsecureHttp(true)
                 .userAgent("tracker-" + name)
-                .listener(records)
+                .listener(records.listener())
                 .build()) {
       FormationTracker tracker =
           FormationTracker.builder(client, dataSource, records)
@@ -106,7 +106,7 @@ public final class TrackerInstance {
   }
 
   /** The instance's record file, and the listener and handler that write it. */
-  static final class Records implements FormationListener, TrackingHandler {
+  static final class Records implements TrackingHandler {
     private static final String SETS_PATH = "/v1/document_sets/";
     private final OutputStream out;
 
@@ -136,20 +136,28 @@ public final class TrackerInstance {
       return at < 0 ? null : attempt.url().substring(at + SETS_PATH.length());
     }
 
-    @Override
-    public void attemptStarted(AttemptEvent attempt) {
-      String id = setId(attempt);
-      if (id != null) {
-        line("S " + id + " " + micros());
-      }
-    }
+    /**
+     * The client's listener: a separate object, because both interfaces have a {@code
+     * stateChanged(DocumentSet)} and only the handler's is a delivery.
+     */
+    FormationListener listener() {
+      return new FormationListener() {
+        @Override
+        public void attemptStarted(AttemptEvent attempt) {
+          String id = setId(attempt);
+          if (id != null) {
+            line("S " + id + " " + micros());
+          }
+        }
 
-    @Override
-    public void attemptFinished(AttemptEvent attempt) {
-      String id = setId(attempt);
-      if (id != null) {
-        line("E " + id + " " + micros());
-      }
+        @Override
+        public void attemptFinished(AttemptEvent attempt) {
+          String id = setId(attempt);
+          if (id != null) {
+            line("E " + id + " " + micros());
+          }
+        }
+      };
     }
 
     @Override
