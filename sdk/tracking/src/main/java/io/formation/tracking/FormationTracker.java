@@ -18,6 +18,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -241,6 +242,7 @@ public final class FormationTracker implements AutoCloseable {
         String.class,
         ScheduledExecutionsFilter.all(),
         execution -> sets.add(view(execution)));
+    sets.sort(Comparator.comparing(TrackedSet::nextPollAt));
     return sets;
   }
 

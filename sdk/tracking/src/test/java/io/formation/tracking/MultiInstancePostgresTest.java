@@ -2,6 +2,8 @@ package io.formation.tracking;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
 import io.formation.sandbox.FormationSandbox;
 import io.formation.sandbox.SandboxOptions;
 import io.formation.sandbox.SandboxTemplates;
@@ -52,17 +54,25 @@ class MultiInstancePostgresTest {
         FormationSandbox sandbox =
             FormationSandbox.start(
                 SandboxOptions.defaults()
-                    .withProcessingLag(Duration.ofSeconds(1))
-                    .withStepDelay(Duration.ofSeconds(3)));
+                    // Long enough for all sets to be tracked before the first leaves its lag.
+                    .withProcessingLag(Duration.ofSeconds(20))
+                    .withStepDelay(Duration.ofSeconds(4)));
         FormationClient client =
             FormationClient.builder()
                 .baseUrl(sandbox.baseUrl())
                 .accessToken(sandbox.token())
                 .allowInsecureHttp(true)
-                .build()) {
-      DataSource database = postgres.getPostgresDatabase();
-      Tables.create(database, FormationTracker.POSTGRESQL_SQL);
+                .build();
+        Closer closing = new Closer()) {
       String jdbcUrl = postgres.getJdbcUrl("postgres", "postgres");
+      // Pooled, as in production: a new PostgreSQL connection per statement costs a process.
+      HikariConfig pool = new HikariConfig();
+      pool.setJdbcUrl(jdbcUrl);
+      pool.setUsername("postgres");
+      pool.setPassword("postgres");
+      pool.setMaximumPoolSize(4);
+      HikariDataSource database = closing.add(new HikariDataSource(pool));
+      Tables.create(database, FormationTracker.POSTGRESQL_SQL);
       // Tracks without polling: the instances poll.
       FormationTracker enrolment =
           FormationTracker.builder(client, database, new TrackingHandler() {})
@@ -72,7 +82,7 @@ class MultiInstancePostgresTest {
 
       // The baseline: one instance alone.
       List<String> soloSets = submitted(sandbox);
-      soloSets.forEach(enrolment::track);
+      track(enrolment, soloSets);
       Instance solo = launcher.start("solo");
       awaitEmptyTable(database);
       solo.stop();
@@ -80,7 +90,7 @@ class MultiInstancePostgresTest {
 
       // Three instances, one killed, one restarted.
       List<String> sets = submitted(sandbox);
-      sets.forEach(enrolment::track);
+      track(enrolment, sets);
       Instance a = launcher.start("a");
       Instance b = launcher.start("b");
       Instance c = launcher.start("c");
@@ -123,6 +133,23 @@ class MultiInstancePostgresTest {
       assertThat(completed).containsAll(sets);
       assertThat(records.overlaps()).as("sets polled by two instances at once").isEmpty();
       assertThat(pollsPerSet).isLessThanOrEqualTo(1.1 * soloPolls);
+    }
+  }
+
+  /** Tracks the sets from a few threads, as a backend's requests would. */
+  private static void track(FormationTracker tracker, List<String> ids) throws Exception {
+    java.util.concurrent.ExecutorService threads =
+        java.util.concurrent.Executors.newFixedThreadPool(4);
+    try {
+      List<java.util.concurrent.Future<Boolean>> tracked = new ArrayList<>();
+      for (String id : ids) {
+        tracked.add(threads.submit(() -> tracker.track(id)));
+      }
+      for (java.util.concurrent.Future<Boolean> one : tracked) {
+        assertThat(one.get()).isTrue();
+      }
+    } finally {
+      threads.shutdownNow();
     }
   }
 
@@ -173,6 +200,27 @@ class MultiInstancePostgresTest {
         ResultSet rows = statement.executeQuery("SELECT count(*) FROM formation_tracking")) {
       rows.next();
       return rows.getInt(1);
+    }
+  }
+
+  /** Closes what it was given, last first. */
+  private static final class Closer implements AutoCloseable {
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+
+    <T extends AutoCloseable> T add(T closeable) {
+      closeables.add(closeable);
+      return closeable;
+    }
+
+    @Override
+    public void close() {
+      for (int i = closeables.size() - 1; i >= 0; i--) {
+        try {
+          closeables.get(i).close();
+        } catch (Exception e) {
+          throw new IllegalStateException("cannot close " + closeables.get(i), e);
+        }
+      }
     }
   }
 

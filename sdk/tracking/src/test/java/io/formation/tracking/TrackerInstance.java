@@ -39,9 +39,9 @@ public final class TrackerInstance {
   /** Poll settings the single- and multi-instance runs share. */
   static PollOptions pollOptions() {
     return PollOptions.builder()
-        .initialInterval(Duration.ofSeconds(3))
+        .initialInterval(Duration.ofSeconds(4))
         .multiplier(1.0)
-        .maxInterval(Duration.ofSeconds(3))
+        .maxInterval(Duration.ofSeconds(4))
         .jitter(0.0)
         .timeout(Duration.ofMinutes(10))
         .build();
