@@ -204,9 +204,7 @@ final class Cli implements Callable<Integer> {
     }
     FormationClient.Builder builder = FormationClient.builder().userAgent("formation-examples");
     trustedOrigins.forEach(builder::trustOrigin);
-    if (debug) {
-      builder.listener(new DebugLog(err));
-    }
+    DebugLog log = debug ? new DebugLog(err) : null;
     try (FormationSandbox sandbox = url == null ? FormationSandbox.start() : null) {
       if (sandbox != null) {
         url = sandbox.baseUrl();
@@ -221,6 +219,10 @@ final class Cli implements Callable<Integer> {
       }
       try (FormationClient client = builder.baseUrl(url).accessToken(key).build()) {
         return body.applyAsInt(client);
+      }
+    } finally {
+      if (log != null) {
+        log.close();
       }
     }
   }

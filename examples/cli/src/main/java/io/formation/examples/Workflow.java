@@ -2,9 +2,10 @@ package io.formation.examples;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.formation.sdk.FormationClient;
-import io.formation.sdk.InputNeededException;
 import io.formation.sdk.PollOptions;
+import io.formation.sdk.PollResult;
 import io.formation.sdk.ValidationException;
+import io.formation.sdk.WaitState;
 import io.formation.sdk.model.DocumentSet;
 import io.formation.sdk.model.Form;
 import java.time.Duration;
@@ -15,7 +16,8 @@ import java.util.List;
 /**
  * The two halves of the partner workflow that {@code quickstart} and {@code status --wait} share:
  * submitting forms through their own actions, and waiting for completion while filling in again
- * whatever the service asks for on the way.
+ * whatever the service asks for on the way. The wait is the SDK's: every rule (the grace after a
+ * submission, backoff, deadline) is in its {@code poll}; this class only prints and sleeps.
  */
 final class Workflow {
   // Times the service may ask for input again (after a review, say) before we give up.
@@ -25,9 +27,6 @@ final class Workflow {
   private final FormationClient client;
   private final FormFiller filler;
   private final Cli cli;
-  // What the waits saw: the last state printed, and whether the set got past input_needed.
-  private String lastState;
-  private boolean movedOn;
 
   Workflow(FormationClient client, FormFiller filler, Cli cli) {
     this.client = client;
@@ -53,7 +52,6 @@ final class Workflow {
     for (int i = 0; i < open.size(); i++) {
       submit(open.get(i), values.get(i));
     }
-    movedOn = false;
   }
 
   /** Submits through the form's own action; on a terminal, a person corrects what is rejected. */
@@ -74,65 +72,79 @@ final class Workflow {
     }
   }
 
-  /**
-   * Polls until the set is complete, printing each state as it is seen. When the service asks for
-   * input again, the forms whose values no longer fit their schema are filled in and submitted
-   * again (all of them if none is found wanting), and the wait goes on.
-   */
+  /** Starts a wait for the set, which knows of the submissions this run made, and follows it. */
   DocumentSet awaitCompletion(String id) {
-    // Often enough to see each state of the sandbox (700 ms by default), at most once a second.
-    PollOptions options =
-        PollOptions.builder()
-            .initialInterval(cli.firstPoll)
-            .multiplier(1.1)
-            .maxInterval(cli.firstPoll.multipliedBy(4))
-            .timeout(TIMEOUT)
-            .onStateChange(this::print)
-            .build();
-    Instant giveUp = Instant.now().plus(TIMEOUT);
+    return awaitCompletion(client.documentSets().startWait(id, options()));
+  }
+
+  /**
+   * Follows a wait, one SDK poll at a time, until the set is complete, printing each state as it is
+   * seen and, at the start and after each change, the wait as a string {@code status --resume}
+   * takes back. When the service asks for input (the SDK says so once its grace after the last
+   * submission is over, or at once when the set comes back to {@code input_needed}), the forms
+   * whose values no longer fit their schema are filled in and submitted again (all of them if none
+   * is found wanting), the wait is told of the submission, and it goes on.
+   */
+  DocumentSet awaitCompletion(WaitState wait) {
+    PollOptions options = options();
+    printResume(wait);
     int rounds = 0;
     while (true) {
-      try {
-        return client.documentSets().awaitCompletion(id, options);
-      } catch (InputNeededException e) {
-        List<Form> forms = client.forms().list(id);
-        List<Form> asked =
-            forms.stream().filter(f -> !f.actions().isEmpty() && !FormFiller.fits(f)).toList();
-        if (asked.isEmpty() && !movedOn) {
-          // Every value fits and the set has not moved on since: the service is still taking them
-          // up (an SDK whose wait ends at the first input_needed lands here at once). Look again.
-          pauseOrGiveUp(giveUp, e);
-          continue;
-        }
-        if (++rounds > MAX_ROUNDS) {
-          throw e;
-        }
-        cli.out.println("# document set " + id + " needs input again");
-        fillAndSubmit(asked.isEmpty() ? forms : asked);
+      PollResult result = client.documentSets().poll(wait, options);
+      wait = result.waitState();
+      switch (result.kind()) {
+        case COMPLETE:
+          return result.set().orElseThrow();
+        case INPUT_NEEDED:
+          if (++rounds > MAX_ROUNDS) {
+            throw result.failure().orElseThrow();
+          }
+          cli.out.println("# document set " + wait.setId() + " needs input again");
+          List<Form> forms = client.forms().list(wait.setId());
+          List<Form> asked =
+              forms.stream().filter(f -> !f.actions().isEmpty() && !FormFiller.fits(f)).toList();
+          fillAndSubmit(asked.isEmpty() ? forms : asked);
+          wait = wait.withSubmission(Instant.now());
+          printResume(wait);
+          break;
+        case CHANGED:
+          printResume(wait);
+          break;
+        default:
+          break;
       }
+      pause(result.nextPollIn());
     }
   }
 
-  /** {@code <id><TAB><state>} once per change, also across the several waits of one run. */
+  /** Often enough to see each state of the sandbox (700 ms by default). */
+  private PollOptions options() {
+    return PollOptions.builder()
+        .initialInterval(cli.firstPoll)
+        .multiplier(1.1)
+        .maxInterval(cli.firstPoll.multipliedBy(4))
+        .timeout(TIMEOUT)
+        .onStateChange(this::print)
+        .build();
+  }
+
+  /** {@code <id><TAB><state>}: the SDK calls this once per change of state. */
   private void print(DocumentSet set) {
-    String state = set.state().value();
-    if (!state.equals(lastState)) {
-      cli.out.println(set.id() + "\t" + state);
-      cli.out.flush();
-      lastState = state;
-    }
-    movedOn |= !set.state().needsInput();
+    cli.out.println(set.id() + "\t" + set.state().value());
+    cli.out.flush();
   }
 
-  private void pauseOrGiveUp(Instant giveUp, InputNeededException e) {
-    if (Instant.now().isAfter(giveUp)) {
-      throw e;
-    }
+  private void printResume(WaitState wait) {
+    cli.out.println(
+        "# to resume this wait: status " + wait.setId() + " --wait --resume " + wait.encode());
+  }
+
+  private static void pause(Duration wait) {
     try {
-      Thread.sleep(cli.firstPoll.toMillis());
-    } catch (InterruptedException interrupted) {
+      Thread.sleep(wait.toMillis());
+    } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw e;
+      throw new IllegalStateException("interrupted while waiting", e);
     }
   }
 }

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.formation.sandbox.Faults;
 import io.formation.sandbox.FormationSandbox;
-import io.formation.sandbox.RecordedRequest;
 import io.formation.sandbox.SandboxOptions;
+import io.formation.sandbox.SandboxRequest;
 import io.formation.sandbox.SandboxTemplates;
 import io.formation.sdk.FormationClient;
 import io.formation.sdk.PollOptions;
@@ -117,9 +117,9 @@ final class AsynchronousServiceTest {
         .as("the run met every kind of fault")
         .extracting(request -> request.fault().orElse(null))
         .contains(
-            RecordedRequest.Fault.RATE_LIMITED,
-            RecordedRequest.Fault.UNAVAILABLE,
-            RecordedRequest.Fault.DROPPED);
+            SandboxRequest.Fault.RATE_LIMITED,
+            SandboxRequest.Fault.UNAVAILABLE,
+            SandboxRequest.Fault.DROPPED);
     assertTheSandboxWasCalledAsTheServiceAsks(id);
   }
 
@@ -154,7 +154,7 @@ final class AsynchronousServiceTest {
   }
 
   private void assertTheSandboxWasCalledAsTheServiceAsks(String id) {
-    List<RecordedRequest> requests = sandbox.requests();
+    List<SandboxRequest> requests = sandbox.requests();
     assertExactlyOneCreate(requests);
     assertEveryActionCalledAsTheFormReturnedIt(requests, id);
     assertPollsSpacedAsTheOptionsSay(requests, id);
@@ -162,15 +162,15 @@ final class AsynchronousServiceTest {
   }
 
   /** Only rate-limited attempts, which the sandbox did not act on, may come before the create. */
-  private void assertExactlyOneCreate(List<RecordedRequest> requests) {
-    List<RecordedRequest> creates =
+  private void assertExactlyOneCreate(List<SandboxRequest> requests) {
+    List<SandboxRequest> creates =
         requests.stream()
             .filter(r -> r.method().equals("POST") && r.path().equals("/v1/document_sets"))
             .toList();
-    assertThat(creates).filteredOn(RecordedRequest::processed).hasSize(1);
+    assertThat(creates).filteredOn(SandboxRequest::processed).hasSize(1);
     assertThat(creates)
         .filteredOn(r -> !r.processed())
-        .allMatch(r -> r.fault().equals(java.util.Optional.of(RecordedRequest.Fault.RATE_LIMITED)));
+        .allMatch(r -> r.fault().equals(java.util.Optional.of(SandboxRequest.Fault.RATE_LIMITED)));
     assertThat(sandbox.documentSets()).hasSize(1);
   }
 
@@ -181,8 +181,8 @@ final class AsynchronousServiceTest {
    * no fault was injected) was made exactly as a form returned it. Every form was accepted.
    */
   private void assertEveryActionCalledAsTheFormReturnedIt(
-      List<RecordedRequest> requests, String id) {
-    List<RecordedRequest> actions =
+      List<SandboxRequest> requests, String id) {
+    List<SandboxRequest> actions =
         requests.stream().filter(r -> r.path().startsWith("/v1/form_actions/")).toList();
     assertThat(actions)
         .isNotEmpty()
@@ -194,17 +194,21 @@ final class AsynchronousServiceTest {
 
   /**
    * Two polls in a row, the first one answered: the second came no sooner than the shortest wait
-   * the options allow, the first interval less its jitter. Only a lower bound: a busy machine is
-   * slow, never early.
+   * the options allow, the first interval less its jitter, and never within the SDK's 100 ms floor
+   * between two polls of a wait (the options ask for 25 ms less jitter). Only a lower bound: a busy
+   * machine is slow, never early.
    */
-  private void assertPollsSpacedAsTheOptionsSay(List<RecordedRequest> requests, String id) {
+  private void assertPollsSpacedAsTheOptionsSay(List<SandboxRequest> requests, String id) {
     String poll = "/v1/document_sets/" + id;
     double jitter = PollOptions.defaults().jitter();
-    Duration least = Duration.ofNanos((long) (ProgramRun.FIRST_POLL.toNanos() * (1 - jitter)));
+    Duration fromOptions =
+        Duration.ofNanos((long) (ProgramRun.FIRST_POLL.toNanos() * (1 - jitter)));
+    Duration floor = Duration.ofMillis(100);
+    Duration least = fromOptions.compareTo(floor) < 0 ? floor : fromOptions;
     List<Duration> gaps = new ArrayList<>();
     for (int i = 1; i < requests.size(); i++) {
-      RecordedRequest previous = requests.get(i - 1);
-      RecordedRequest next = requests.get(i);
+      SandboxRequest previous = requests.get(i - 1);
+      SandboxRequest next = requests.get(i);
       if (isPoll(previous, poll) && isPoll(next, poll) && previous.status().orElse(0) == 200) {
         gaps.add(Duration.between(previous.receivedAt(), next.receivedAt()));
       }
@@ -215,16 +219,16 @@ final class AsynchronousServiceTest {
         .allMatch(gap -> gap.compareTo(least) >= 0);
   }
 
-  private static boolean isPoll(RecordedRequest request, String path) {
+  private static boolean isPoll(SandboxRequest request, String path) {
     return request.method().equals("GET") && request.path().equals(path);
   }
 
   /** After a 429, the next request of the same call came no earlier than its Retry-After. */
-  private void assertRetryAfterHonoured(List<RecordedRequest> requests) {
+  private void assertRetryAfterHonoured(List<SandboxRequest> requests) {
     // The sandbox's Retry-After is whole seconds rounded up: with 1 s configured, every 429 (also
     // those inside a rate-limited second, answered with the seconds that remain) says 1.
     for (int i = 0; i < requests.size(); i++) {
-      RecordedRequest limited = requests.get(i);
+      SandboxRequest limited = requests.get(i);
       if (limited.status().orElse(0) != 429) {
         continue;
       }

@@ -268,7 +268,7 @@ final class CliTest {
     assertThat(run.errLines())
         .anyMatch(
             line ->
-                line.startsWith("# http GET " + sandbox.baseUrl() + "/v1/document_sets/nosuch")
+                line.startsWith("# GET " + sandbox.baseUrl() + "/v1/document_sets/nosuch")
                     && line.contains("-> 404")
                     && line.contains(" ms"))
         .anyMatch(line -> line.contains("Authorization: Bearer <redacted>"))
@@ -284,8 +284,9 @@ final class CliTest {
     assertThat(run.code()).as(run.toString()).isZero();
     assertThat(run.errLines()).isNotEmpty().allMatch(line -> line.startsWith("# "));
     assertThat(run.errLines())
-        .anyMatch(line -> line.startsWith("# http POST ") && line.contains("-> 201"))
-        .anyMatch(line -> line.startsWith("# http PUT ") && line.contains("-> 200"));
+        .anyMatch(line -> line.startsWith("# POST ") && line.contains("-> 201"))
+        .anyMatch(line -> line.startsWith("# PUT ") && line.contains("-> 200"))
+        .anyMatch(line -> line.startsWith("# wait for document set ") && line.contains("complete"));
     assertThat(run.out() + run.err()).doesNotContain(TOKEN);
     assertThat(sandbox.requests()).isNotEmpty().allMatch(request -> request.authorized());
   }

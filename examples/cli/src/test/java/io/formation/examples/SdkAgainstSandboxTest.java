@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.formation.sandbox.FormationSandbox;
-import io.formation.sandbox.RecordedRequest;
 import io.formation.sandbox.SandboxOptions;
+import io.formation.sandbox.SandboxRequest;
 import io.formation.sandbox.SandboxTemplates;
 import io.formation.sdk.FormationClient;
 import io.formation.sdk.InputNeededException;
@@ -148,7 +148,7 @@ final class SdkAgainstSandboxTest {
                   .containsOnlyKeys("/directors/0/email")
                   .allSatisfy((pointer, message) -> assertThat(message).contains("email"));
             });
-    RecordedRequest last = sandbox.requests().get(sandbox.requests().size() - 1);
+    SandboxRequest last = sandbox.requests().get(sandbox.requests().size() - 1);
     assertThat(last.method()).isEqualTo("PUT");
     assertThat(last.target()).isEqualTo(people.submitAction().url());
   }

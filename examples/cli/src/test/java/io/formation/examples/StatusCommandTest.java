@@ -6,9 +6,12 @@ import io.formation.sandbox.FormationSandbox;
 import io.formation.sandbox.SandboxOptions;
 import io.formation.sandbox.SandboxTemplates;
 import io.formation.sdk.FormationClient;
+import io.formation.sdk.PollOptions;
+import io.formation.sdk.WaitState;
 import io.formation.sdk.model.DocumentSet;
 import io.formation.sdk.model.Form;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -87,5 +90,97 @@ final class StatusCommandTest {
     assertThat(run.code()).as(run.toString()).isEqualTo(2);
     assertThat(run.errLines()).singleElement().asString().contains("dot segment", "status --help");
     assertThat(sandbox.requests()).isEmpty();
+  }
+
+  @Test
+  void statusWaitPrintsTheWaitAsAStringThatResumeTakesBack() {
+    DocumentSet set = submittedSet();
+
+    ProgramRun run = ProgramRun.against(sandbox, "status", set.id(), "--wait");
+
+    assertThat(run.code()).as(run.toString()).isZero();
+    List<WaitState> printed = resumeLines(run);
+    assertThat(printed).isNotEmpty().allMatch(wait -> wait.setId().equals(set.id()));
+    // The first before any poll; one after each change the run saw before completion.
+    assertThat(printed.get(0).polls()).isZero();
+    assertThat(printed).extracting(WaitState::polls).isSorted();
+  }
+
+  @Test
+  void statusResumeGoesOnWithTheSavedWaitUntilComplete() {
+    DocumentSet set = submittedSet();
+    WaitState saved = client.documentSets().startWait(set.id());
+
+    ProgramRun run =
+        ProgramRun.against(sandbox, "status", set.id(), "--wait", "--resume", saved.encode());
+
+    assertThat(run.code()).as(run.toString()).isZero();
+    assertThat(run.lastLine()).isEqualTo("complete " + set.id());
+    // The run took the wait up as saved: its start, deadline and the submission it knew of.
+    WaitState first = resumeLines(run).get(0);
+    assertThat(first).isEqualTo(saved);
+    assertThat(first.lastSubmission()).isPresent();
+  }
+
+  @Test
+  void aResumedWaitPastItsDeadlinePollsOnceAndEndsWithTheTimeout() {
+    DocumentSet set = client.documentSets().create(SandboxTemplates.DELAWARE_CORPORATION);
+    PollOptions aMoment = PollOptions.builder().timeout(Duration.ofMillis(1)).build();
+    WaitState saved = client.documentSets().startWait(set.id(), aMoment);
+    int before = sandbox.requests().size();
+
+    ProgramRun run = ProgramRun.against(sandbox, "status", set.id(), "--resume", saved.encode());
+
+    assertThat(run.code()).as(run.toString()).isEqualTo(1);
+    assertThat(run.errLines()).singleElement().asString().contains("ran out", set.id());
+    assertThat(sandbox.requests().subList(before, sandbox.requests().size()))
+        .singleElement()
+        .satisfies(poll -> assertThat(poll.path()).isEqualTo("/v1/document_sets/" + set.id()));
+  }
+
+  @Test
+  void aResumeStringThatIsNotASavedWaitIsAUsageErrorAndNothingIsSent() {
+    ProgramRun run =
+        ProgramRun.against(sandbox, "status", "ds_1", "--resume", "w1.ds_1.finalizing");
+
+    assertThat(run.code()).as(run.toString()).isEqualTo(2);
+    assertThat(run.errLines())
+        .singleElement()
+        .asString()
+        .contains("Not a saved wait", "11 fields", "status --help");
+    assertThat(sandbox.requests()).isEmpty();
+  }
+
+  @Test
+  void aResumeStringForAnotherSetIsAUsageError() {
+    WaitState other = client.documentSets().startWait("ds_other");
+
+    ProgramRun run = ProgramRun.against(sandbox, "status", "ds_1", "--resume", other.encode());
+
+    assertThat(run.code()).as(run.toString()).isEqualTo(2);
+    assertThat(run.errLines()).singleElement().asString().contains("ds_other", "not for ds_1");
+    assertThat(sandbox.requests()).isEmpty();
+  }
+
+  private DocumentSet submittedSet() {
+    DocumentSet set = client.documentSets().create(SandboxTemplates.DELAWARE_CORPORATION);
+    for (Form form : client.forms().list(set.id())) {
+      client
+          .forms()
+          .submit(
+              form,
+              SandboxTemplates.form(SandboxTemplates.DELAWARE_CORPORATION, form.id())
+                  .orElseThrow()
+                  .example());
+    }
+    return set;
+  }
+
+  /** The waits the run printed on its {@code # to resume this wait:} lines, decoded. */
+  private static List<WaitState> resumeLines(ProgramRun run) {
+    return run.outLines().stream()
+        .filter(line -> line.startsWith("# to resume this wait: status "))
+        .map(line -> WaitState.decode(line.substring(line.lastIndexOf(' ') + 1)))
+        .toList();
   }
 }

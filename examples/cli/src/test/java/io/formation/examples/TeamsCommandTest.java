@@ -3,8 +3,8 @@ package io.formation.examples;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.formation.sandbox.FormationSandbox;
-import io.formation.sandbox.RecordedRequest;
 import io.formation.sandbox.SandboxOptions;
+import io.formation.sandbox.SandboxRequest;
 import io.formation.sdk.FormationClient;
 import io.formation.sdk.model.Page;
 import io.formation.sdk.model.Team;
@@ -52,7 +52,7 @@ final class TeamsCommandTest {
     List<String> paths =
         sandbox.requests().stream()
             .filter(request -> request.path().equals("/v1/teams"))
-            .map(RecordedRequest::target)
+            .map(SandboxRequest::target)
             .toList();
     assertThat(paths).hasSizeGreaterThan(1);
     // The same sandbox issues the same links: read page one's next link with the SDK.

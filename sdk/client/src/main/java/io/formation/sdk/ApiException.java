@@ -1,6 +1,6 @@
 package io.formation.sdk;
 
-import io.formation.sdk.internal.Origins;
+import io.formation.sdk.internal.Redaction;
 import io.formation.sdk.internal.RequestIds;
 import java.util.List;
 import java.util.Optional;
@@ -39,6 +39,29 @@ public class ApiException extends FormationException {
   /**
    * Creates an exception for a response.
    *
+   * @param answer what the response carried
+   */
+  ApiException(Answer answer) {
+    super(
+        describe(
+            answer.method(),
+            answer.url(),
+            answer.statusCode(),
+            answer.headers(),
+            answer.body(),
+            answer.errors()));
+    this.method = answer.method();
+    this.url = answer.url();
+    this.statusCode = answer.statusCode();
+    this.headers = answer.headers();
+    this.body = answer.body();
+    this.errors = List.copyOf(answer.errors());
+  }
+
+  /**
+   * What an error answer carries, as {@link Exceptions} hands it to each exception type: one
+   * parameter, so the types that add nothing to it stay one line each.
+   *
    * @param method the HTTP method that was called
    * @param url the URL that was called
    * @param statusCode the HTTP status of the response
@@ -46,21 +69,13 @@ public class ApiException extends FormationException {
    * @param body the raw response body, empty if none
    * @param errors the parsed JSON:API errors, empty if the body was not an errors document
    */
-  ApiException(
+  record Answer(
       String method,
       String url,
       int statusCode,
       Headers headers,
       String body,
-      List<ApiError> errors) {
-    super(describe(method, url, statusCode, headers, body, errors));
-    this.method = method;
-    this.url = url;
-    this.statusCode = statusCode;
-    this.headers = headers;
-    this.body = body;
-    this.errors = List.copyOf(errors);
-  }
+      List<ApiError> errors) {}
 
   /** {@return the HTTP method of the failed call} */
   public String method() {
@@ -112,7 +127,7 @@ public class ApiException extends FormationException {
     StringBuilder message = new StringBuilder();
     // The query is left out: it can hold a cursor or an action url's signature, which belong in
     // url(), not in every log line the message ends up in.
-    message.append(method).append(' ').append(Origins.withoutQuery(url));
+    message.append(method).append(' ').append(Redaction.withoutQuery(url));
     message.append(" returned ").append(status);
     if (!errors.isEmpty()) {
       message.append(": ").append(errors.get(0).message());

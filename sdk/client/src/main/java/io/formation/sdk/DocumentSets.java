@@ -77,7 +77,7 @@ public final class DocumentSets {
    *
    * <pre>{@code
    * client.documentSets()
-   *     .withOptions(RequestOptions.builder().idempotencyKey(orderId).build())
+   *     .withOptions(RequestOptions.builder().timeout(Duration.ofSeconds(5)).build())
    *     .create(DocumentSets.DELAWARE_CORPORATION);
    * }</pre>
    *
@@ -119,6 +119,26 @@ public final class DocumentSets {
     private WithResponse() {}
 
     /**
+     * As {@link DocumentSets#create(String)}, with the response.
+     *
+     * @param template the template, such as {@link #DELAWARE_CORPORATION}
+     * @return the new document set and the response it came in
+     */
+    public ApiResponse<DocumentSet> create(String template) {
+      return create(CreateDocumentSetParams.of(template));
+    }
+
+    /**
+     * The async twin of {@link #create(String)}.
+     *
+     * @param template the template, such as {@link #DELAWARE_CORPORATION}
+     * @return the new document set and the response it came in, when it arrives
+     */
+    public CompletableFuture<ApiResponse<DocumentSet>> createAsync(String template) {
+      return createAsync(CreateDocumentSetParams.of(template));
+    }
+
+    /**
      * As {@link DocumentSets#create(CreateDocumentSetParams)}, with the response.
      *
      * @param params the body of the create
@@ -129,7 +149,7 @@ public final class DocumentSets {
     }
 
     /**
-     * The async twin of {@link #create}.
+     * The async twin of {@link #create(CreateDocumentSetParams)}.
      *
      * @param params the body of the create
      * @return the new document set and the response it came in, when it arrives
@@ -293,7 +313,7 @@ public final class DocumentSets {
     Objects.requireNonNull(options, "options");
     WaitClock time = new WaitClock(clock, ticker);
     sleep(wait.setId(), time.until(Poller.notTooSoon(wait, time.now())));
-    return pollOnce(poller(options), wait, time);
+    return pollOnce(poller(options), wait, time, null);
   }
 
   /**
@@ -311,7 +331,9 @@ public final class DocumentSets {
     AsyncOperation<PollResult> operation = new AsyncOperation<>();
     Duration before = time.until(Poller.notTooSoon(wait, time.now()));
     after(
-        operation, before, () -> pollOnceAsync(poller, wait, time, operation, operation::complete));
+        operation,
+        before,
+        () -> pollOnceAsync(poller, wait, time, null, operation, operation::complete));
     return operation.result();
   }
 
@@ -389,8 +411,10 @@ public final class DocumentSets {
 
   private DocumentSet awaitCompletion(WaitState wait, Poller poller, WaitClock time) {
     sleep(wait.setId(), time.until(poller.firstPoll(wait, time.now())));
+    FormationException lastFailure = null;
     while (true) {
-      PollResult result = pollOnce(poller, wait, time);
+      PollResult result = pollOnce(poller, wait, time, lastFailure);
+      lastFailure = result.failure().orElse(null);
       switch (result.kind()) {
         case COMPLETE:
           return result.set().orElseThrow();
@@ -403,8 +427,13 @@ public final class DocumentSets {
     }
   }
 
-  /** One poll, blocking: the request, then the rule. */
-  private PollResult pollOnce(Poller poller, WaitState wait, WaitClock time) {
+  /**
+   * One poll, blocking: the request, then the rule.
+   *
+   * @param lastFailure the previous poll's failure, or null
+   */
+  private PollResult pollOnce(
+      Poller poller, WaitState wait, WaitClock time, FormationException lastFailure) {
     ApiRequest request = getRequest(wait.setId()).asPoll(time.reading(wait.deadline()));
     DocumentSet set = null;
     FormationException failure = null;
@@ -414,7 +443,9 @@ public final class DocumentSets {
       failure = e;
     }
     Instant now = time.now();
-    return set != null ? poller.afterPoll(wait, set, now) : poller.afterError(wait, failure, now);
+    return set != null
+        ? poller.afterPoll(wait, set, now)
+        : poller.afterError(wait, failure, now, lastFailure);
   }
 
   private void sleep(String id, Duration wait) {
@@ -472,16 +503,21 @@ public final class DocumentSets {
       WaitState wait, Poller poller, WaitClock time) {
     AsyncOperation<DocumentSet> operation = new AsyncOperation<>();
     Duration first = time.until(poller.firstPoll(wait, time.now()));
-    after(operation, first, () -> loopAsync(poller, wait, time, operation));
+    after(operation, first, () -> loopAsync(poller, wait, time, null, operation));
     return operation.result();
   }
 
   private void loopAsync(
-      Poller poller, WaitState wait, WaitClock time, AsyncOperation<DocumentSet> operation) {
+      Poller poller,
+      WaitState wait,
+      WaitClock time,
+      FormationException lastFailure,
+      AsyncOperation<DocumentSet> operation) {
     pollOnceAsync(
         poller,
         wait,
         time,
+        lastFailure,
         operation,
         result -> {
           switch (result.kind()) {
@@ -491,7 +527,13 @@ public final class DocumentSets {
                 after(
                     operation,
                     time.until(result.nextPollAt()),
-                    () -> loopAsync(poller, result.waitState(), time, operation));
+                    () ->
+                        loopAsync(
+                            poller,
+                            result.waitState(),
+                            time,
+                            result.failure().orElse(null),
+                            operation));
           }
         });
   }
@@ -504,6 +546,7 @@ public final class DocumentSets {
       Poller poller,
       WaitState wait,
       WaitClock time,
+      FormationException lastFailure,
       AsyncOperation<?> operation,
       Consumer<PollResult> then) {
     CompletableFuture<DocumentSet> result =
@@ -528,7 +571,7 @@ public final class DocumentSets {
                   then.accept(
                       set != null
                           ? poller.afterPoll(wait, set, now)
-                          : poller.afterError(wait, (RuntimeException) failure, now));
+                          : poller.afterError(wait, (RuntimeException) failure, now, lastFailure));
                 }));
   }
 
@@ -553,11 +596,13 @@ public final class DocumentSets {
     Objects.requireNonNull(params, "params");
     try {
       return new ApiRequest(
-          "POST",
-          origins.endpoint("document_sets"),
-          Wire.WRITER.writeValueAsBytes(params.toJson()),
-          ApiRequest.ANY_JSON,
-          options);
+              "POST",
+              origins.endpoint("document_sets"),
+              Wire.WRITER.writeValueAsBytes(params.toJson()),
+              ApiRequest.ANY_JSON,
+              options)
+          // One key per create, made here: its retries carry it, no other request ever does.
+          .withNewIdempotencyKey();
     } catch (JsonProcessingException e) {
       throw new IllegalArgumentException("The params cannot be written as JSON", e);
     }

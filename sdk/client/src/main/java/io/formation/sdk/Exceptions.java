@@ -1,6 +1,7 @@
 package io.formation.sdk;
 
 import io.formation.sdk.internal.Failures;
+import io.formation.sdk.internal.Redaction;
 import java.time.Duration;
 import java.util.List;
 import okhttp3.Headers;
@@ -13,12 +14,13 @@ final class Exceptions implements Failures {
 
   @Override
   public FormationException failure(String message, Throwable cause) {
-    return new FormationException(message, cause);
+    return new FormationException(Redaction.redact(message, null), Redaction.scrub(cause, null));
   }
 
   @Override
   public NetworkException network(String message, Throwable cause, boolean requestSent) {
-    return new NetworkException(message, cause, requestSent);
+    return new NetworkException(
+        Redaction.redact(message, null), Redaction.scrub(cause, null), requestSent);
   }
 
   @Override
@@ -40,18 +42,17 @@ final class Exceptions implements Failures {
       String body,
       List<ApiError> errors,
       Duration retryAfter) {
+    ApiException.Answer answer =
+        new ApiException.Answer(method, url, status, headers, body, errors);
     return switch (status) {
-      case 400 -> new BadRequestException(method, url, status, headers, body, errors);
-      case 401 -> new AuthenticationException(method, url, status, headers, body, errors);
-      case 403 -> new PermissionDeniedException(method, url, status, headers, body, errors);
-      case 404 -> new NotFoundException(method, url, status, headers, body, errors);
-      case 409 -> new ConflictException(method, url, status, headers, body, errors);
-      case 422 -> new ValidationException(method, url, status, headers, body, errors);
-      case 429 -> new RateLimitException(method, url, status, headers, body, errors, retryAfter);
-      default ->
-          status >= 500
-              ? new ServerException(method, url, status, headers, body, errors)
-              : new ApiException(method, url, status, headers, body, errors);
+      case 400 -> new BadRequestException(answer);
+      case 401 -> new AuthenticationException(answer);
+      case 403 -> new PermissionDeniedException(answer);
+      case 404 -> new NotFoundException(answer);
+      case 409 -> new ConflictException(answer);
+      case 422 -> new ValidationException(answer);
+      case 429 -> new RateLimitException(answer, retryAfter);
+      default -> status >= 500 ? new ServerException(answer) : new ApiException(answer);
     };
   }
 }

@@ -10,6 +10,7 @@ import io.formation.sdk.internal.SchedulerSleeper;
 import io.formation.sdk.internal.Sleeper;
 import io.formation.sdk.internal.Throttle;
 import io.formation.sdk.internal.Ticker;
+import io.formation.sdk.internal.Timeout;
 import io.formation.sdk.internal.Transport;
 import io.formation.sdk.internal.Version;
 import java.time.Clock;
@@ -386,10 +387,7 @@ public final class FormationClient implements AutoCloseable {
      * @return this builder
      */
     public Builder maxRetries(int maxRetries) {
-      if (maxRetries < 0) {
-        throw new IllegalArgumentException("maxRetries must not be negative, was " + maxRetries);
-      }
-      this.maxRetries = maxRetries;
+      this.maxRetries = Checks.maxRetries(maxRetries);
       return this;
     }
 
@@ -547,9 +545,8 @@ public final class FormationClient implements AutoCloseable {
       return new FormationClient(this);
     }
 
-    /** A timeout as OkHttp keeps it: whole milliseconds, a positive one never rounded to zero. */
     private static Duration timeout(String name, Duration value) {
-      return Checks.timeout(name, Objects.requireNonNull(value, name));
+      return Timeout.http(name, value).value();
     }
 
     private static Duration nonNegative(String name, Duration value) {

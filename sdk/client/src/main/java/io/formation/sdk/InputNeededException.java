@@ -4,12 +4,12 @@ import io.formation.sdk.model.DocumentSet;
 
 /**
  * {@link DocumentSets#awaitCompletion} stopped because the document set needs input: it was still
- * {@code input_needed} when the wait's {@link PollOptions#inputNeededGrace() grace period} ran out,
- * or it came back to {@code input_needed} after a later state (the service asks for more, after a
- * review say). Waiting longer cannot help until the partner submits form values: fetch the forms
- * again, submit the ones that need values, and wait again. Pass {@link
- * PollOptions.Builder#waitThroughInputNeeded(boolean)} to keep waiting instead (for example while
- * another process collects the values).
+ * {@code input_needed} when the wait's {@link PollOptions#inputNeededGrace() grace period}, counted
+ * from the last accepted submission, ran out, or it came back to {@code input_needed} after a later
+ * state (the service asks for more, after a review say). Waiting longer cannot help until the
+ * partner submits form values: fetch the forms again, submit the ones that need values, and wait
+ * again. Pass {@link PollOptions.Builder#waitThroughInputNeeded(boolean)} to keep waiting instead
+ * (for example while another process collects the values).
  *
  * <pre>{@code
  * catch (InputNeededException e) {

@@ -1,14 +1,17 @@
 package io.formation.sdk;
 
+import io.formation.sdk.internal.Timeout;
 import io.formation.sdk.model.DocumentSet;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
- * How {@link DocumentSets#awaitCompletion} polls: the first interval, how it grows, its cap, a
- * jitter, the overall timeout, whether to keep waiting through {@code input_needed}, and a listener
- * for state changes. Immutable; change a copy with {@link #newBuilder()}.
+ * How a wait polls ({@link DocumentSets#awaitCompletion}, {@link DocumentSets#poll}): the first
+ * interval, how it grows, its cap, a jitter, the overall timeout, whether to keep waiting through
+ * {@code input_needed}, and a listener for state changes. Immutable; change a copy with {@link
+ * #newBuilder()}. A saved {@link WaitState} does not hold the options: pass the same ones to every
+ * poll of a wait. Whatever they say, no two polls of one wait come closer than 100 ms.
  *
  * <pre>{@code
  * PollOptions options = PollOptions.builder()
@@ -93,10 +96,11 @@ public final class PollOptions {
   }
 
   /**
-   * How long after the wait began a set that is still {@code input_needed} is polled before the
-   * wait stops with {@link InputNeededException}: a service that works asynchronously may not yet
-   * have processed the last submission. A set that returns to {@code input_needed} after a later
-   * state stops the wait at once.
+   * How long after the last accepted submission of the set's forms (or, when the wait knows of
+   * none, after the wait began) a set that is still {@code input_needed} is polled before the wait
+   * reports that it needs input: a service that works asynchronously may not yet have taken the
+   * submission up. A set that returns to {@code input_needed} after a later state needs input at
+   * once. See {@link WaitState} for where the submission's time comes from.
    *
    * @return the grace period for {@code input_needed}
    */
@@ -106,7 +110,9 @@ public final class PollOptions {
 
   /**
    * The first poll happens at a random moment within this duration; zero (the default) polls at
-   * once. Resuming many waits at once (after a restart, say), it spreads their first polls.
+   * once. Resuming many waits at once (after a restart, say), it spreads their first polls: a
+   * resumed wait whose next poll is still ahead polls then, one whose poll fell due while the
+   * process was down polls within this window. Never after the wait's deadline.
    *
    * @return the window the first poll falls in
    */
@@ -122,8 +128,13 @@ public final class PollOptions {
   }
 
   /**
-   * {@return the listener called with the document set on the first poll and each time its state
-   * changes}
+   * The one channel by which a wait tells the partner of a state change: called with the document
+   * set on the wait's first successful poll and each time its state changes, by {@link
+   * DocumentSets#awaitCompletion} and by each {@link DocumentSets#poll step} alike (whose {@link
+   * PollResult} says the same). What it throws ends the wait. The client's {@link
+   * FormationListener#stateChanged} hears the same changes, for metrics only.
+   *
+   * @return the listener
    */
   public Consumer<DocumentSet> onStateChange() {
     return onStateChange;
@@ -233,13 +244,14 @@ public final class PollOptions {
      * @return this builder
      */
     public Builder timeout(Duration timeout) {
-      this.timeout = positive("timeout", timeout);
+      this.timeout = Timeout.wait("timeout", timeout).value();
       return this;
     }
 
     /**
-     * How long a set still {@code input_needed} is polled, from the start of the wait, before the
-     * wait stops; default 60 s; zero stops at the first {@code input_needed}.
+     * How long a set still {@code input_needed} is polled, from the last accepted submission (or
+     * the start of the wait if none is known), before the wait stops; default 60 s; zero stops at
+     * the first {@code input_needed}. See {@link PollOptions#inputNeededGrace()}.
      *
      * @param grace the grace period; zero or more
      * @return this builder
@@ -281,7 +293,8 @@ public final class PollOptions {
     }
 
     /**
-     * Called on the first poll and on each state change; must not block for long.
+     * Called on the first poll and on each state change; must not block for long; what it throws
+     * ends the wait. See {@link PollOptions#onStateChange()}.
      *
      * @param listener the listener
      * @return this builder

@@ -129,16 +129,22 @@ final class Poller {
    * After a failed poll: the wait goes on if the failure is transient (the transport's own retries
    * were used up), honouring a {@code Retry-After}.
    *
+   * @param earlier the failure of the wait's previous poll, if that failed too and the caller knows
+   *     it, else null: the cause a timeout reports when this poll was not even sent
    * @throws RuntimeException the failure itself when it is not transient or the thread was
    *     interrupted; {@link PollTimeoutException} past the deadline
    */
-  PollResult afterError(WaitState wait, RuntimeException error, Instant now) {
+  PollResult afterError(
+      WaitState wait, RuntimeException error, Instant now, FormationException earlier) {
     int polls = wait.polls() + 1;
     if (Thread.currentThread().isInterrupted() || !isTransient(error)) {
       throw ended(wait, error, polls, now);
     }
     if (!now.isBefore(wait.deadline())) {
-      throw ended(wait, timeout(wait, wait.lastState().orElse(null), error), polls, now);
+      // An answer of the service (a 503, say) says more than a poll that was not even sent.
+      boolean notSent = error instanceof NetworkException network && !network.requestSent();
+      RuntimeException cause = notSent && earlier != null ? earlier : error;
+      throw ended(wait, timeout(wait, wait.lastState().orElse(null), cause), polls, now);
     }
     Duration retryAfter = null;
     if (error instanceof ApiException api) {

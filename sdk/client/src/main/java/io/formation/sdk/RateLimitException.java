@@ -1,9 +1,7 @@
 package io.formation.sdk;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
-import okhttp3.Headers;
 
 /**
  * 429 Too Many Requests, after the SDK's own retries were used up. {@link #retryAfter()} says how
@@ -26,15 +24,8 @@ public class RateLimitException extends ApiException {
    *
    * @param retryAfter the wait the service asked for, or null if it sent no valid Retry-After
    */
-  RateLimitException(
-      String method,
-      String url,
-      int statusCode,
-      Headers headers,
-      String body,
-      List<ApiError> errors,
-      Duration retryAfter) {
-    super(method, url, statusCode, headers, body, errors);
+  RateLimitException(ApiException.Answer answer, Duration retryAfter) {
+    super(answer);
     this.retryAfter = retryAfter;
   }
 

@@ -1,6 +1,7 @@
 package io.formation.sdk;
 
 import io.formation.sdk.internal.Checks;
+import io.formation.sdk.internal.Timeout;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -11,37 +12,53 @@ import java.util.OptionalInt;
 import java.util.Set;
 
 /**
- * Settings for some calls only: a timeout, extra headers, how many retries, an idempotency key.
- * Immutable; hand it to a service's {@code withOptions}, which returns a view of that service whose
- * every call (blocking or async) uses it.
+ * Settings for some calls only: a timeout, extra headers, how many retries. Immutable; hand it to a
+ * service's {@code withOptions}, which returns a view of that service whose every call (blocking or
+ * async) uses it.
  *
  * <pre>{@code
  * RequestOptions options = RequestOptions.builder()
  *     .timeout(Duration.ofSeconds(5))
  *     .header("X-Correlation-Id", correlationId)
- *     .idempotencyKey(orderId)
  *     .build();
  * DocumentSet set = client.documentSets().withOptions(options).create(DocumentSets.DELAWARE_CORPORATION);
  * }</pre>
  *
- * <p>The interface does not show idempotency keys: the SDK sends the key as {@code
- * Idempotency-Key}, and it protects against a duplicate only if the service honours it. Either way
- * the SDK never re-sends a create that may have reached the service.
+ * <p>No idempotency key here: a key belongs to one logical request, and a view's options go with
+ * every call made through it. The SDK gives each create a key of its own instead ({@code
+ * Idempotency-Key}, the same on the create's retries), and never re-sends a create that may have
+ * reached the service.
+ *
+ * <p>The headers given here go to the service's origin only: a redirect to another origin carries
+ * none of them.
  */
 public final class RequestOptions {
-  /** Headers the SDK sets itself: they cannot be given here. */
+  /**
+   * Headers the SDK or its HTTP stack sets itself: given here they would break the answer (an
+   * {@code Accept-Encoding} turns off transparent gzip, a {@code Range} cuts the body) or the
+   * connection, so they cannot be.
+   */
   private static final Set<String> OWNED =
       Set.of(
           "authorization",
           "proxy-authorization",
           "user-agent",
           "accept",
+          "accept-encoding",
           "content-type",
           "content-length",
           "content-encoding",
           "transfer-encoding",
+          "te",
+          "trailer",
+          "upgrade",
           "host",
           "connection",
+          "keep-alive",
+          "proxy-connection",
+          "expect",
+          "range",
+          "if-range",
           "idempotency-key");
 
   private static final RequestOptions NONE = builder().build();
@@ -49,13 +66,11 @@ public final class RequestOptions {
   private final Duration timeout;
   private final Integer maxRetries;
   private final Map<String, String> headers;
-  private final String idempotencyKey;
 
   private RequestOptions(Builder builder) {
     this.timeout = builder.timeout;
     this.maxRetries = builder.maxRetries;
     this.headers = Map.copyOf(builder.headers);
-    this.idempotencyKey = builder.idempotencyKey;
   }
 
   /** {@return no per-call settings: the client's own apply} */
@@ -95,16 +110,7 @@ public final class RequestOptions {
     return headers;
   }
 
-  /**
-   * The key sent as {@code Idempotency-Key}.
-   *
-   * @return the key, if set
-   */
-  public Optional<String> idempotencyKey() {
-    return Optional.ofNullable(idempotencyKey);
-  }
-
-  /** Shows the settings, the header values and the key left out: they may be secrets. */
+  /** Shows the settings, the header values left out: they may be secrets. */
   @Override
   public String toString() {
     return "RequestOptions{timeout="
@@ -113,8 +119,6 @@ public final class RequestOptions {
         + maxRetries
         + ", headers="
         + headers.keySet()
-        + ", idempotencyKey="
-        + (idempotencyKey == null ? "none" : "set")
         + "}";
   }
 
@@ -123,7 +127,6 @@ public final class RequestOptions {
     private Duration timeout;
     private Integer maxRetries;
     private final Map<String, String> headers = new LinkedHashMap<>();
-    private String idempotencyKey;
 
     private Builder() {}
 
@@ -135,11 +138,7 @@ public final class RequestOptions {
      * @throws IllegalArgumentException if not positive or longer than {@code Integer.MAX_VALUE} ms
      */
     public Builder timeout(Duration timeout) {
-      Objects.requireNonNull(timeout, "timeout");
-      if (timeout.isZero()) {
-        throw new IllegalArgumentException("timeout must be positive, was " + timeout);
-      }
-      this.timeout = Checks.timeout("timeout", timeout);
+      this.timeout = Timeout.call("timeout", timeout).value();
       return this;
     }
 
@@ -151,10 +150,7 @@ public final class RequestOptions {
      * @throws IllegalArgumentException if negative
      */
     public Builder maxRetries(int maxRetries) {
-      if (maxRetries < 0) {
-        throw new IllegalArgumentException("maxRetries must not be negative, was " + maxRetries);
-      }
-      this.maxRetries = maxRetries;
+      this.maxRetries = Checks.maxRetries(maxRetries);
       return this;
     }
 
@@ -164,9 +160,10 @@ public final class RequestOptions {
      * @param name the header's name
      * @param value its value
      * @return this builder
-     * @throws IllegalArgumentException if the name is not a header name, is one the SDK sets itself
-     *     (such as {@code Authorization}), or the value is not a valid header value (the value is
-     *     never part of the message)
+     * @throws IllegalArgumentException if the name is not a header name, is one the SDK or the HTTP
+     *     stack sets itself (such as {@code Authorization}, {@code Accept-Encoding}, {@code
+     *     Range}), or the value is not a valid header value (the value is never part of the
+     *     message)
      */
     public Builder header(String name, String value) {
       Objects.requireNonNull(name, "name");
@@ -177,8 +174,10 @@ public final class RequestOptions {
       if (OWNED.contains(name.toLowerCase(Locale.ROOT))) {
         throw new IllegalArgumentException(
             name
-                + " is set by the SDK itself"
-                + (name.equalsIgnoreCase("idempotency-key") ? ": use idempotencyKey(...)" : ""));
+                + " is set by the SDK or its HTTP stack and cannot be given per call"
+                + (name.equalsIgnoreCase("idempotency-key")
+                    ? ": the SDK gives each create a key of its own"
+                    : ""));
       }
       int bad = Checks.invalidHeaderCharAt(value);
       if (bad >= 0) {
@@ -186,22 +185,6 @@ public final class RequestOptions {
             "The value of header " + name + " has a character not allowed at index " + bad);
       }
       headers.put(name, value);
-      return this;
-    }
-
-    /**
-     * A key sent as {@code Idempotency-Key}, for a service that honours it.
-     *
-     * @param key the key
-     * @return this builder
-     * @throws IllegalArgumentException if blank or not a valid header value
-     */
-    public Builder idempotencyKey(String key) {
-      Objects.requireNonNull(key, "key");
-      if (key.isBlank() || Checks.invalidHeaderCharAt(key) >= 0) {
-        throw new IllegalArgumentException("idempotencyKey must be a non-blank header value");
-      }
-      this.idempotencyKey = key;
       return this;
     }
 

@@ -1,8 +1,5 @@
 package io.formation.sdk;
 
-import java.util.List;
-import okhttp3.Headers;
-
 /**
  * A 5xx status: the service failed. Transient ones (500, 502, 503, 504) were already retried for
  * safe methods before this is thrown.
@@ -17,13 +14,7 @@ public class ServerException extends ApiException {
   private static final long serialVersionUID = 1L;
 
   /** Creates the exception; see {@link ApiException#ApiException}. */
-  ServerException(
-      String method,
-      String url,
-      int statusCode,
-      Headers headers,
-      String body,
-      List<ApiError> errors) {
-    super(method, url, statusCode, headers, body, errors);
+  ServerException(ApiException.Answer answer) {
+    super(answer);
   }
 }

@@ -1,5 +1,7 @@
 package io.formation.sdk;
 
+import io.formation.sdk.internal.Origins;
+
 /**
  * A URL handed back by the service (a {@code next} link, an action url) points at an origin other
  * than the base URL's and one the caller did not trust, or is not an http(s) URL at all. Nothing
@@ -31,7 +33,11 @@ public class UntrustedOriginException extends FormationException {
             ? "Refused to send the access token to "
                 + origin
                 + ": not the base URL's origin and not trusted"
-            : "Refused a URL that is not http(s) (" + origin + ")");
+            : origin.equals(Origins.CREDENTIALS)
+                ? "Refused a URL that carries "
+                    + origin
+                    + ": the SDK authenticates with the access token alone, as the base URL does"
+                : "Refused a URL that is not http(s) (" + origin + ")");
     this.origin = origin;
   }
 

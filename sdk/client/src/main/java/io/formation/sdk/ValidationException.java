@@ -1,9 +1,7 @@
 package io.formation.sdk;
 
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import okhttp3.Headers;
 
 /**
  * 422 Unprocessable Entity: the service rejected the submitted values. Each {@link ApiError}
@@ -22,14 +20,8 @@ public class ValidationException extends ApiException {
   private static final long serialVersionUID = 1L;
 
   /** Creates the exception; see {@link ApiException#ApiException}. */
-  ValidationException(
-      String method,
-      String url,
-      int statusCode,
-      Headers headers,
-      String body,
-      List<ApiError> errors) {
-    super(method, url, statusCode, headers, body, errors);
+  ValidationException(ApiException.Answer answer) {
+    super(answer);
   }
 
   /**

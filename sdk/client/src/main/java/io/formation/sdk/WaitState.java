@@ -86,7 +86,8 @@ public final class WaitState {
       Instant nextPoll) {
     this.setId = Origins.requireId("document set id", setId);
     this.started = millis(Objects.requireNonNull(started, "started"));
-    this.deadline = millis(Objects.requireNonNull(deadline, "deadline"));
+    Objects.requireNonNull(deadline, "deadline");
+    this.deadline = deadline.equals(Instant.MAX) ? Instant.MAX : millis(deadline);
     Objects.requireNonNull(interval, "interval");
     if (interval.isNegative() || interval.isZero()) {
       throw new IllegalArgumentException("interval must be positive, was " + interval);
@@ -111,10 +112,15 @@ public final class WaitState {
   /** A wait that begins now: nothing seen yet, its first poll due now. */
   static WaitState start(String setId, Instant now, PollOptions options, Instant lastSubmission) {
     Instant started = millis(now);
+    // A timeout too long for clock arithmetic means none, as everywhere in the SDK.
+    Instant deadline =
+        options.timeout().compareTo(Checks.LONGEST) >= 0
+            ? Instant.MAX
+            : started.plus(options.timeout());
     return new WaitState(
         setId,
         started,
-        started.plus(Checks.capped(options.timeout())),
+        deadline,
         options.initialInterval(),
         null,
         lastSubmission,
@@ -191,7 +197,10 @@ public final class WaitState {
     return started;
   }
 
-  /** {@return when the wait gives up with {@link PollTimeoutException}} */
+  /**
+   * {@return when the wait gives up with {@link PollTimeoutException}; {@link Instant#MAX} for a
+   * wait without a deadline (a timeout of about a hundred years or more)}
+   */
   public Instant deadline() {
     return deadline;
   }
@@ -253,7 +262,7 @@ public final class WaitState {
     field(out, escape(setId));
     field(out, lastState == null ? "" : escape(lastState.value()));
     field(out, Long.toString(base));
-    field(out, Long.toString(deadline.toEpochMilli() - base));
+    field(out, deadline.equals(Instant.MAX) ? "" : Long.toString(deadline.toEpochMilli() - base));
     field(out, Long.toString(interval.toMillis()));
     field(out, lastSubmission == null ? "" : Long.toString(lastSubmission.toEpochMilli() - base));
     field(out, lastPoll == null ? "" : Long.toString(lastPoll.toEpochMilli() - base));
@@ -315,7 +324,7 @@ public final class WaitState {
       DocumentSetState state =
           fields[2].isEmpty() ? null : DocumentSetState.of(unescape("state", fields[2]));
       Instant started = Instant.ofEpochMilli(number("start", fields[3]));
-      Instant deadline = offset(started, "deadline", fields[4]);
+      Instant deadline = fields[4].isEmpty() ? Instant.MAX : offset(started, "deadline", fields[4]);
       Duration interval = Duration.ofMillis(number("interval", fields[5]));
       Instant submission = fields[6].isEmpty() ? null : offset(started, "submission", fields[6]);
       Instant lastPoll = fields[7].isEmpty() ? null : offset(started, "last poll", fields[7]);

@@ -8,8 +8,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.formation.sandbox.Faults;
 import io.formation.sandbox.FormValidator;
 import io.formation.sandbox.FormationSandbox;
-import io.formation.sandbox.RecordedRequest;
 import io.formation.sandbox.SandboxOptions;
+import io.formation.sandbox.SandboxRequest;
 import io.formation.sandbox.SandboxTemplates;
 import io.formation.sandbox.Violation;
 import io.formation.sdk.model.ActionResult;
@@ -96,15 +96,8 @@ class EndToEndTest {
 
     assertThat(done.state().isComplete()).isTrue();
     // The sandbox passes through a state the interface does not list; the SDK keeps it.
-    assertThat(seen)
-        .containsSubsequence(
-            "input_needed",
-            "signature_requests_needed",
-            "awaiting_payment",
-            "payment_processing",
-            "filing_in_progress",
-            "finalizing",
-            "complete");
+    assertThat(seen).containsSubsequence(SandboxOptions.DEFAULT_PROGRESSION);
+    assertThat(seen.indexOf("input_needed")).isLessThan(seen.indexOf("signature_requests_needed"));
     assertThat(DocumentSetState.of("payment_processing").isKnown()).isFalse();
     assertThat(sandbox.documentSet(done.id()).orElseThrow().isComplete()).isTrue();
     assertEveryRequestWasAuthorizedAndThereWasOneCreate();
@@ -212,7 +205,7 @@ class EndToEndTest {
     }
 
     assertThat(done.state().isComplete()).isTrue();
-    List<RecordedRequest> requests = sandbox.requests();
+    List<SandboxRequest> requests = sandbox.requests();
     assertThat(requests).anyMatch(r -> r.fault().isPresent());
     for (int i = 0; i + 1 < requests.size(); i++) {
       if (requests.get(i).fault().isPresent()) {
@@ -240,14 +233,14 @@ class EndToEndTest {
         .example();
   }
 
-  private List<RecordedRequest> creates() {
+  private List<SandboxRequest> creates() {
     return sandbox.requests().stream()
         .filter(r -> r.method().equals("POST") && r.path().equals("/v1/document_sets"))
         .toList();
   }
 
   private void assertEveryRequestWasAuthorizedAndThereWasOneCreate() {
-    assertThat(sandbox.requests()).hasSizeGreaterThan(7).allMatch(RecordedRequest::authorized);
+    assertThat(sandbox.requests()).hasSizeGreaterThan(7).allMatch(SandboxRequest::authorized);
     assertThat(creates()).filteredOn(r -> r.fault().isEmpty()).hasSize(1);
     assertThat(sandbox.documentSets()).hasSize(1);
   }

@@ -39,6 +39,11 @@ final class FakeTime extends Clock implements Sleeper, Ticker {
     now = now.plus(duration);
   }
 
+  /** Time passing without the SDK asking for it: a process that was down, a user thinking. */
+  synchronized void pass(Duration duration) {
+    now = now.plus(duration);
+  }
+
   /** Every wait the SDK asked for, in order. */
   List<Duration> sleeps() {
     return List.copyOf(sleeps);

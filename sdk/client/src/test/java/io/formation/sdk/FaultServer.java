@@ -284,6 +284,11 @@ final class FaultServer implements AutoCloseable {
       }
       return a.after() == After.KEEP_ALIVE;
     }
+    if (fault instanceof Fault.Raw r) {
+      out.write(r.bytes());
+      out.flush();
+      return false;
+    }
     if (fault instanceof Fault.Drop d) {
       // A drop that comes up for a request on a kept-alive connection: close without answering.
       hangUp(socket, d.reset());
@@ -523,11 +528,14 @@ final class FaultServer implements AutoCloseable {
   sealed interface Fault {
     /** A JSON answer, kept alive. */
     static Answer json(int status, String body) {
-      return new Answer(
-          status,
-          List.of("Content-Type: application/json"),
-          body.getBytes(StandardCharsets.UTF_8),
-          After.KEEP_ALIVE);
+      return new Answer(status, JSON_HEAD, utf8(body), After.KEEP_ALIVE);
+    }
+
+    /** The head of every JSON fault. */
+    List<String> JSON_HEAD = List.of("Content-Type: application/json");
+
+    private static byte[] utf8(String text) {
+      return text.getBytes(StandardCharsets.UTF_8);
     }
 
     /** A body compressed small that inflates to {@code prefix} plus {@code padding} spaces. */
@@ -550,6 +558,11 @@ final class FaultServer implements AutoCloseable {
           After.CLOSE);
     }
 
+    /** Writes these bytes as the whole answer, status line included, then closes. */
+    static Raw raw(String answer) {
+      return new Raw(answer.getBytes(StandardCharsets.ISO_8859_1));
+    }
+
     /** Closes a new connection at once, before reading anything (FIN, or RST with reset). */
     static Drop dropOnAccept(boolean reset) {
       return new Drop(reset);
@@ -567,11 +580,7 @@ final class FaultServer implements AutoCloseable {
 
     /** Sends the head at once, then the body one byte per interval. */
     static Trickle trickle(int status, String body, Duration interval) {
-      return new Trickle(
-          status,
-          List.of("Content-Type: application/json"),
-          body.getBytes(StandardCharsets.UTF_8),
-          interval);
+      return new Trickle(status, JSON_HEAD, utf8(body), interval);
     }
 
     /**
@@ -579,11 +588,7 @@ final class FaultServer implements AutoCloseable {
      * with the whole length declared up front.
      */
     static Flood flood(int status, String prefix, boolean chunked) {
-      return new Flood(
-          status,
-          List.of("Content-Type: application/json"),
-          prefix.getBytes(StandardCharsets.UTF_8),
-          chunked);
+      return new Flood(status, JSON_HEAD, utf8(prefix), chunked);
     }
 
     record Answer(int status, List<String> headers, byte[] body, After after) implements Fault {
@@ -602,6 +607,8 @@ final class FaultServer implements AutoCloseable {
         return then(After.CLOSE_IDLE_SOON);
       }
     }
+
+    record Raw(byte[] bytes) implements Fault {}
 
     record Drop(boolean reset) implements Fault {}
 

@@ -62,6 +62,30 @@ class MonotonicTimeTest {
         .isLessThanOrEqualTo(Duration.ofSeconds(3));
   }
 
+  @Test
+  void aWallClockStepDuringAResumedWaitMovesNeitherItsPollsNorItsDeadline() {
+    PollOptions options =
+        PollOptions.builder()
+            .initialInterval(Duration.ofSeconds(4))
+            .maxInterval(Duration.ofSeconds(4))
+            .timeout(Duration.ofSeconds(60))
+            .jitter(0)
+            .onStateChange(set -> wall.step(Duration.ofHours(1)))
+            .build();
+    server.enqueue(documentSet("ds_1", "filing_in_progress"));
+    server.enqueue(documentSet("ds_1", "finalizing"));
+    server.enqueue(documentSet("ds_1", "complete"));
+
+    try (FormationClient client = client().build()) {
+      // The wall clock is read once, when the wait is taken up; each change then steps it an hour.
+      WaitState saved = WaitState.decode(client.documentSets().startWait("ds_1", options).encode());
+      client.documentSets().awaitCompletion(saved, options);
+    }
+
+    assertThat(server.getRequestCount()).isEqualTo(3);
+    assertThat(time.sleeps()).containsExactly(Duration.ofSeconds(4), Duration.ofSeconds(4));
+  }
+
   /** The wall clock: fake time plus whatever steps the test makes. */
   static final class SteppedClock extends Clock {
     private final FakeTime time;

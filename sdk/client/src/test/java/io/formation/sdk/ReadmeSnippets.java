@@ -17,9 +17,9 @@ import okhttp3.Credentials;
 import okhttp3.OkHttpClient;
 
 /**
- * The code of the README's "Proxies and TLS" section, compiled and run by ProxyTest and TlsTest;
- * TlsTest also checks that every java block of that README appears here, so the two cannot drift
- * apart.
+ * The code of docs/proxies-and-tls.md, compiled and run by ProxyTest and TlsTest; DocsCodeTest
+ * (examples/recipes) checks that every java block of that page appears in compiled code such as
+ * this, so the two cannot drift apart.
  */
 final class ReadmeSnippets {
   private ReadmeSnippets() {}

@@ -20,13 +20,10 @@ class RequestOptionsTest {
   final FakeTime time = new FakeTime();
 
   static final RequestOptions TAGGED =
-      RequestOptions.builder()
-          .header("X-Correlation-Id", "corr-1")
-          .idempotencyKey("order-42")
-          .build();
+      RequestOptions.builder().header("X-Correlation-Id", "corr-1").build();
 
   @Test
-  void aCreateCarriesTheExtraHeadersAndTheIdempotencyKeyBlockingAndAsync() throws Exception {
+  void aCreateCarriesTheExtraHeadersAndAKeyOfItsOwnBlockingAndAsync() throws Exception {
     server.enqueue(documentSet("ds_1", "input_needed"));
     server.enqueue(documentSet("ds_2", "input_needed"));
     try (FormationClient client = TestClients.client(server, time)) {
@@ -34,12 +31,16 @@ class RequestOptionsTest {
       tagged.create(DocumentSets.DELAWARE_CORPORATION);
       tagged.createAsync(DocumentSets.DELAWARE_CORPORATION).get(10, TimeUnit.SECONDS);
     }
+    java.util.Set<String> keys = new java.util.HashSet<>();
     for (int i = 0; i < 2; i++) {
       RecordedRequest create = server.takeRequest();
       assertThat(create.getHeaders().get("X-Correlation-Id")).isEqualTo("corr-1");
-      assertThat(create.getHeaders().get("Idempotency-Key")).isEqualTo("order-42");
+      assertThat(create.getHeaders().get("Idempotency-Key")).isNotBlank();
+      keys.add(create.getHeaders().get("Idempotency-Key"));
       assertThat(create.getHeaders().get("Authorization")).isEqualTo("Bearer " + TestClients.TOKEN);
     }
+    // Two creates through one view: two logical requests, two keys.
+    assertThat(keys).hasSize(2);
   }
 
   @Test
@@ -71,6 +72,26 @@ class RequestOptionsTest {
   }
 
   @Test
+  void aCreatesRetryCarriesItsKeyAndNoOtherRequestCarriesOne() throws Exception {
+    server.enqueue(status(429));
+    server.enqueue(documentSet("ds_1", "finalizing"));
+    server.enqueue(documentSet("ds_1", "complete"));
+    server.enqueue(json("[]"));
+    try (FormationClient client = TestClients.client(server, time)) {
+      DocumentSets tagged = client.documentSets().withOptions(TAGGED);
+      tagged.create(DocumentSets.DELAWARE_CORPORATION);
+      tagged.awaitCompletion("ds_1");
+      client.forms().withOptions(TAGGED).list("ds_1");
+    }
+    String first = server.takeRequest().getHeaders().get("Idempotency-Key");
+    String retry = server.takeRequest().getHeaders().get("Idempotency-Key");
+    assertThat(first).isNotBlank();
+    assertThat(retry).isEqualTo(first);
+    assertThat(server.takeRequest().getHeaders().get("Idempotency-Key")).isNull();
+    assertThat(server.takeRequest().getHeaders().get("Idempotency-Key")).isNull();
+  }
+
+  @Test
   void retriesForOneCallReplaceTheClients() {
     server.enqueue(status(503));
     server.enqueue(documentSet("ds_1", "finalizing"));
@@ -99,6 +120,18 @@ class RequestOptionsTest {
     }
   }
 
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(
+      strings = {
+        "Accept-Encoding", "range", "If-Range", "Host", "Content-Length", "Transfer-Encoding",
+        "Connection", "TE", "Upgrade", "Keep-Alive", "Expect", "Trailer"
+      })
+  void headersTheHttpStackOwnsAreRefusedByName(String name) {
+    assertThatThrownBy(() -> RequestOptions.builder().header(name, "gzip"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(name + " is set by the SDK or its HTTP stack and cannot be given per call");
+  }
+
   @Test
   void headersTheSdkOwnsAreRefusedAndBadValuesAreNotEchoed() {
     assertThatThrownBy(() -> RequestOptions.builder().header("Authorization", "Bearer x"))
@@ -106,7 +139,7 @@ class RequestOptionsTest {
         .hasMessageContaining("set by the SDK");
     assertThatThrownBy(() -> RequestOptions.builder().header("idempotency-key", "k"))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("idempotencyKey(");
+        .hasMessageContaining("a key of its own");
     assertThatThrownBy(() -> RequestOptions.builder().header("X-Secret", "s3cr3t\r\nX-Injected: 1"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageNotContaining("s3cr3t");

@@ -8,14 +8,11 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.Certificate;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import javax.net.ssl.SSLHandshakeException;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
@@ -145,33 +142,6 @@ class TlsTest {
     assertThat(server.getRequestCount()).isZero();
   }
 
-  /** The README's java blocks must be code this class and ProxyTest run, or it would rot. */
-  @Test
-  void theReadmeShowsOnlyCodeTheTestsRun() throws Exception {
-    String whole = Files.readString(Path.of("../../README.md"), StandardCharsets.UTF_8);
-    int start = whole.indexOf("### Proxies and TLS");
-    assertThat(start).as("the README's section on proxies and TLS").isNotNegative();
-    int end = whole.indexOf("\n### ", start + 1);
-    String readme = whole.substring(start, end < 0 ? whole.length() : end);
-    String source =
-        flatten(
-            Files.readString(
-                Path.of("src/test/java/io/formation/sdk/ReadmeSnippets.java"),
-                StandardCharsets.UTF_8));
-    Matcher block = Pattern.compile("```java\n(.*?)```", Pattern.DOTALL).matcher(readme);
-    int blocks = 0;
-    while (block.find()) {
-      blocks++;
-      assertThat(source)
-          .as("java block %d of the README", blocks)
-          .contains(flatten(block.group(1)));
-    }
-    assertThat(blocks).isEqualTo(5);
-    try (FormationClient client = ReadmeSnippets.client(new OkHttpClient(), "t")) {
-      assertThat(client.toString()).contains("https://api.example.com");
-    }
-  }
-
   private FormationClient.Builder client(OkHttpClient http) {
     return client().httpClient(http);
   }
@@ -184,11 +154,6 @@ class TlsTest {
         .ticker(time)
         .sleeper(time)
         .random(() -> 1.0);
-  }
-
-  /** The code without its layout: the README breaks lines where a reader wants them. */
-  private static String flatten(String code) {
-    return code.replaceAll("\\s+", "");
   }
 
   private static KeyStore emptyPkcs12() throws GeneralSecurityException, IOException {

@@ -93,14 +93,30 @@ class TransportTest {
   }
 
   @Test
-  void jitterSpreadsEachWaitBetweenZeroAndTheExponentialCap() {
+  void jitterSpreadsEachWaitBetweenThreeQuartersOfTheExponentialCapAndAllOfIt() {
+    server.enqueue(status(500, ""));
     server.enqueue(status(500, ""));
     server.enqueue(status(500, ""));
     server.enqueue(ok(SET));
-    try (FormationClient client = TestClients.builder(server, time).random(() -> 0.25).build()) {
+    try (FormationClient client =
+        TestClients.builder(server, time).maxRetries(3).random(() -> 0.5).build()) {
       client.documentSets().get("ds1");
     }
-    assertThat(time.sleeps()).containsExactly(Duration.ofMillis(125), Duration.ofMillis(250));
+    // Caps of 500 ms, 1 s and 2 s, each cut to 7/8 by the jitter, the first never under 500 ms.
+    assertThat(time.sleeps())
+        .containsExactly(Duration.ofMillis(500), Duration.ofMillis(875), Duration.ofMillis(1750));
+  }
+
+  @Test
+  void aRetryWithoutRetryAfterNeverComesSoonerThanTheBaseDelayEvenWithTheLeastJitter() {
+    server.enqueue(status(503, ""));
+    server.enqueue(status(503, ""));
+    server.enqueue(ok(SET));
+    try (FormationClient client = TestClients.builder(server, time).random(() -> 0.0).build()) {
+      client.documentSets().get("ds1");
+    }
+    // Full jitter from zero once retried a 503 19 ms later; now 3/4 of 1 s, and the base 500 ms.
+    assertThat(time.sleeps()).containsExactly(Duration.ofMillis(500), Duration.ofMillis(750));
   }
 
   @Test

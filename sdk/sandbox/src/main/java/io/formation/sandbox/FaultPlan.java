@@ -1,6 +1,6 @@
 package io.formation.sandbox;
 
-import io.formation.sandbox.RecordedRequest.Fault;
+import io.formation.sandbox.SandboxRequest.Fault;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

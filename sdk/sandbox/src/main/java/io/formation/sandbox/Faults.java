@@ -25,15 +25,15 @@ import java.util.Objects;
  * from a {@link java.util.Random} seeded with {@link #seed()} and picks at most one fault:
  *
  * <ul>
- *   <li>{@link RecordedRequest.Fault#RATE_LIMITED}: {@code 429} with a {@code Retry-After} header
- *       of {@link #retryAfter()} in whole seconds, before the request is processed. Until that time
+ *   <li>{@link SandboxRequest.Fault#RATE_LIMITED}: {@code 429} with a {@code Retry-After} header of
+ *       {@link #retryAfter()} in whole seconds, before the request is processed. Until that time
  *       has passed on the sandbox's clock every further request gets {@code 429} too, with the
  *       seconds that remain, so a client that comes back too early is rate limited again.
- *   <li>{@link RecordedRequest.Fault#UNAVAILABLE}: {@code 503} before the request is processed.
- *   <li>{@link RecordedRequest.Fault#DROPPED}: the connection is closed without a response. Half of
+ *   <li>{@link SandboxRequest.Fault#UNAVAILABLE}: {@code 503} before the request is processed.
+ *   <li>{@link SandboxRequest.Fault#DROPPED}: the connection is closed without a response. Half of
  *       dropped requests (again by the seeded sequence) are processed first and only the answer is
  *       lost, as when a network fails on the way back: a dropped create may or may not have created
- *       a document set. {@link RecordedRequest#processed()} says which.
+ *       a document set. {@link SandboxRequest#processed()} says which.
  * </ul>
  *
  * <p>The app page (the document set's app link) never fails. The fractions add up to at most 1.

@@ -80,7 +80,7 @@ public final class FormationSandbox implements AutoCloseable {
   private final ExecutorService executor;
   private final String baseUrl;
   private final DocumentSets documentSets;
-  private final ConcurrentSkipListMap<Long, RecordedRequest> requests =
+  private final ConcurrentSkipListMap<Long, SandboxRequest> requests =
       new ConcurrentSkipListMap<>();
   private final AtomicBoolean closed = new AtomicBoolean();
   private final Queue<Thread> threads = new ConcurrentLinkedQueue<>();
@@ -151,7 +151,7 @@ public final class FormationSandbox implements AutoCloseable {
    * Returns every request received so far, in the order they arrived, including rejected and failed
    * ones. A request still being handled is listed once it has been answered (or dropped).
    */
-  public List<RecordedRequest> requests() {
+  public List<SandboxRequest> requests() {
     return List.copyOf(requests.values());
   }
 

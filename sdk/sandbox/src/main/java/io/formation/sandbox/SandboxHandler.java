@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
-import io.formation.sandbox.RecordedRequest.Fault;
+import io.formation.sandbox.SandboxRequest.Fault;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.URI;
@@ -34,14 +34,14 @@ final class SandboxHandler implements HttpHandler {
   private final DocumentSets documentSets;
   private final FaultPlan faults;
   private final AtomicLong sequence = new AtomicLong();
-  private final ConcurrentSkipListMap<Long, RecordedRequest> requests;
+  private final ConcurrentSkipListMap<Long, SandboxRequest> requests;
 
   SandboxHandler(
       String token,
       Teams teams,
       DocumentSets documentSets,
       FaultPlan faults,
-      ConcurrentSkipListMap<Long, RecordedRequest> requests) {
+      ConcurrentSkipListMap<Long, SandboxRequest> requests) {
     this.token = token;
     this.teams = teams;
     this.documentSets = documentSets;
@@ -79,7 +79,7 @@ final class SandboxHandler implements HttpHandler {
       boolean dropped = decision.fault() == Fault.DROPPED;
       requests.put(
           number,
-          new RecordedRequest(
+          new SandboxRequest(
               number,
               now,
               method,

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
-import io.formation.sandbox.RecordedRequest.Fault;
 import io.formation.sandbox.SandboxHttp.Reply;
+import io.formation.sandbox.SandboxRequest.Fault;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -40,7 +40,7 @@ final class FaultsTest {
       assertThat(reply.json().at("/errors/0/status").asText()).isEqualTo("429");
       assertThat(reply.json().at("/errors/0/code").asText()).isEqualTo("rate_limited");
       assertThat(sandbox.documentSets()).isEmpty();
-      RecordedRequest recorded = sandbox.requests().get(0);
+      SandboxRequest recorded = sandbox.requests().get(0);
       assertThat(recorded.fault()).hasValue(Fault.RATE_LIMITED);
       assertThat(recorded.status()).hasValue(429);
       assertThat(recorded.processed()).isFalse();
@@ -102,7 +102,7 @@ final class FaultsTest {
       assertThat(reply.json().at("/errors/0/status").asText()).isEqualTo("503");
       assertThat(sandbox.documentSets()).isEmpty();
       assertThat(sandbox.requests())
-          .extracting(r -> r.fault().orElseThrow(), RecordedRequest::processed)
+          .extracting(r -> r.fault().orElseThrow(), SandboxRequest::processed)
           .containsExactly(tuple(Fault.UNAVAILABLE, false));
     }
   }
@@ -152,9 +152,9 @@ final class FaultsTest {
         rawPost(sandbox, "/v1/document_sets", CREATE);
       }
 
-      List<RecordedRequest> creates = sandbox.requests();
+      List<SandboxRequest> creates = sandbox.requests();
       assertThat(creates).hasSize(12).allSatisfy(r -> assertThat(r.status()).isEmpty());
-      long processed = creates.stream().filter(RecordedRequest::processed).count();
+      long processed = creates.stream().filter(SandboxRequest::processed).count();
       assertThat(processed).isBetween(1L, 11L);
       assertThat(sandbox.documentSets()).hasSize((int) processed);
     }
@@ -175,11 +175,11 @@ final class FaultsTest {
         }
       }
 
-      List<RecordedRequest> creates =
+      List<SandboxRequest> creates =
           sandbox.requests().stream()
               .filter(r -> r.method().equals("POST") && r.path().equals("/v1/document_sets"))
               .toList();
-      long created = creates.stream().filter(RecordedRequest::processed).count();
+      long created = creates.stream().filter(SandboxRequest::processed).count();
       assertThat(creates).hasSize(3);
       assertThat(sandbox.documentSets()).hasSize((int) created);
     }
@@ -236,7 +236,7 @@ final class FaultsTest {
       for (int i = 0; i < 40; i++) {
         rawGetQuietly(sandbox);
       }
-      Function<RecordedRequest, String> outcome =
+      Function<SandboxRequest, String> outcome =
           r ->
               r.fault()
                   .map(f -> f == Fault.DROPPED ? f + (r.processed() ? "+" : "-") : f.name())

@@ -6,39 +6,30 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.formation.sandbox.SandboxHttp.Reply;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** With review on, a set goes back to input_needed once, with one form reopened. */
-final class ReviewTest {
+final class ReviewTest extends SandboxFixture {
   private static final Duration LAG = Duration.ofSeconds(2);
   private static final Duration STEP = Duration.ofSeconds(1);
 
-  private final TestClock clock = new TestClock(Instant.parse("2025-03-04T05:06:07Z"));
-  private FormationSandbox sandbox;
-  private SandboxHttp http;
   private String id;
 
-  @BeforeEach
-  void start() {
-    sandbox =
-        FormationSandbox.start(
-            SandboxOptions.defaults()
-                .withClock(clock)
-                .withProcessingLag(LAG)
-                .withStepDelay(STEP)
-                .withReview(true));
-    http = new SandboxHttp(sandbox);
-    id = http.createDocumentSet();
+  @Override
+  SandboxOptions options() {
+    return SandboxOptions.defaults()
+        .withClock(clock)
+        .withProcessingLag(LAG)
+        .withStepDelay(STEP)
+        .withReview(true);
   }
 
-  @AfterEach
-  void stop() {
-    sandbox.close();
+  @BeforeEach
+  void createASet() {
+    id = http.createDocumentSet();
   }
 
   @Test

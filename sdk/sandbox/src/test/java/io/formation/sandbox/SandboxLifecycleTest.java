@@ -101,14 +101,7 @@ final class SandboxLifecycleTest {
     assertThat(defaults.teamCount()).isEqualTo(120);
     assertThat(defaults.stepDelay()).isEqualTo(Duration.ofMillis(700));
     assertThat(defaults.processingLag()).isEqualTo(Duration.ofMillis(1500));
-    assertThat(defaults.progression())
-        .containsExactly(
-            "signature_requests_needed",
-            "awaiting_payment",
-            "payment_processing",
-            "filing_in_progress",
-            "finalizing",
-            "complete");
+    assertThat(defaults.progression()).isEqualTo(SandboxOptions.DEFAULT_PROGRESSION);
     assertThat(defaults.review()).isFalse();
     assertThat(defaults.faults()).isEqualTo(Faults.none());
     assertThat(defaults.faults().retryAfter()).isEqualTo(Duration.ofSeconds(1));

@@ -10,26 +10,10 @@ import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Authentication, routing and error documents common to every endpoint. */
-final class SandboxProtocolTest {
-  private FormationSandbox sandbox;
-  private SandboxHttp http;
-
-  @BeforeEach
-  void start() {
-    sandbox = FormationSandbox.start();
-    http = new SandboxHttp(sandbox);
-  }
-
-  @AfterEach
-  void stop() {
-    sandbox.close();
-  }
-
+final class SandboxProtocolTest extends SandboxFixture {
   @Test
   void requestWithoutATokenIsUnauthorized() {
     Reply reply = http.send("GET", "/v1/teams", null, null);
@@ -133,7 +117,7 @@ final class SandboxProtocolTest {
     http.post("/v1/document_sets", "{\"template\":\"startup_delaware-corporation\"}");
 
     assertThat(sandbox.requests()).hasSize(2);
-    RecordedRequest rejected = sandbox.requests().get(0);
+    SandboxRequest rejected = sandbox.requests().get(0);
     assertThat(rejected.sequence()).isZero();
     assertThat(rejected.method()).isEqualTo("GET");
     assertThat(rejected.target()).isEqualTo("/v1/teams?page%5Bsize%5D=2");
@@ -144,7 +128,7 @@ final class SandboxProtocolTest {
     assertThat(rejected.status()).hasValue(401);
     assertThat(rejected.processed()).isTrue();
     assertThat(rejected.fault()).isEmpty();
-    RecordedRequest created = sandbox.requests().get(1);
+    SandboxRequest created = sandbox.requests().get(1);
     assertThat(created.sequence()).isEqualTo(1);
     assertThat(created.method()).isEqualTo("POST");
     assertThat(created.body()).isEqualTo("{\"template\":\"startup_delaware-corporation\"}");
@@ -161,12 +145,12 @@ final class SandboxProtocolTest {
     assertThat(sandbox.requests())
         .allSatisfy(
             request -> {
-              assertThat(request.header("authorization")).hasValue(RecordedRequest.REDACTED);
+              assertThat(request.header("authorization")).hasValue(SandboxRequest.REDACTED);
               assertThat(request.toString()).doesNotContain(sandbox.token(), "a-wrong-token");
               assertThat(request.headers().toString())
                   .doesNotContain(sandbox.token(), "a-wrong-token");
             })
-        .extracting(RecordedRequest::authorized)
+        .extracting(SandboxRequest::authorized)
         .containsExactly(true, false);
   }
 
@@ -182,7 +166,7 @@ final class SandboxProtocolTest {
       timedHttp.get("/v1/teams");
 
       assertThat(timed.requests())
-          .extracting(RecordedRequest::receivedAt)
+          .extracting(SandboxRequest::receivedAt)
           .containsExactly(start, start.plus(Duration.ofMinutes(5)));
     }
   }

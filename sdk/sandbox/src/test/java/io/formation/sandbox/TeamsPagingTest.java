@@ -8,28 +8,12 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** GET /v1/teams: a keyset-paginated JSON:API collection. */
-final class TeamsPagingTest {
-  private FormationSandbox sandbox;
-  private SandboxHttp http;
-
-  @BeforeEach
-  void start() {
-    sandbox = FormationSandbox.start();
-    http = new SandboxHttp(sandbox);
-  }
-
-  @AfterEach
-  void stop() {
-    sandbox.close();
-  }
-
+final class TeamsPagingTest extends SandboxFixture {
   @Test
   void followingNextLinksWalksEveryTeamOnceAndEndsWithNull() {
     List<String> ids = new ArrayList<>();

@@ -3,8 +3,9 @@ package io.formation.examples.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.formation.sandbox.FormationSandbox;
-import io.formation.sandbox.RecordedRequest;
 import io.formation.sandbox.SandboxOptions;
+import io.formation.sandbox.SandboxRequest;
+import io.formation.spring.autoconfigure.FormationProperties;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -53,13 +54,13 @@ class ConfiguredServiceTest {
 
     assertThat(started.status()).isEqualTo(201);
     assertThat(SERVICE.documentSets()).hasSize(1);
-    assertThat(SERVICE.requests()).isNotEmpty().allMatch(RecordedRequest::authorized);
+    assertThat(SERVICE.requests()).isNotEmpty().allMatch(SandboxRequest::authorized);
   }
 
   @Test
   void noSandboxIsStarted(CapturedOutput output) {
     assertThat(context.getBeansOfType(FormationSandbox.class)).isEmpty();
-    assertThat(output).doesNotContain("embedded sandbox");
+    assertThat(output).doesNotContain("Formation sandbox");
   }
 
   @Test

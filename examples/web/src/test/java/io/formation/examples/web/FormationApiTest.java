@@ -9,9 +9,9 @@ import io.formation.examples.web.PageClient.Events;
 import io.formation.examples.web.PageClient.Received;
 import io.formation.sandbox.FormValidator;
 import io.formation.sandbox.FormationSandbox;
-import io.formation.sandbox.RecordedRequest;
 import io.formation.sandbox.SandboxForm;
 import io.formation.sandbox.SandboxOptions;
+import io.formation.sandbox.SandboxRequest;
 import io.formation.sandbox.SandboxTemplates;
 import io.formation.sandbox.Violation;
 import java.io.IOException;
@@ -110,9 +110,9 @@ class FormationApiTest {
 
     assertThat(submitted.status()).isEqualTo(200);
     assertThat(json(submitted).path("data")).isEqualTo(values);
-    List<RecordedRequest> calls = actionCalls(id);
+    List<SandboxRequest> calls = actionCalls(id);
     assertThat(calls).hasSize(1);
-    RecordedRequest call = calls.get(0);
+    SandboxRequest call = calls.get(0);
     assertThat(call.method()).isEqualTo(action.path("method").asText());
     assertThat(call.target()).isEqualTo(action.path("url").asText());
     assertThat(parse(call.body())).isEqualTo(values);
@@ -249,7 +249,7 @@ class FormationApiTest {
       assertThat(received.body()).doesNotContain(SandboxForTests.TOKEN);
       assertThat(received.headers()).noneMatch(h -> h.contains(SandboxForTests.TOKEN));
     }
-    assertThat(sandbox.requests()).allMatch(RecordedRequest::authorized);
+    assertThat(sandbox.requests()).allMatch(SandboxRequest::authorized);
   }
 
   private String start() {
@@ -298,7 +298,7 @@ class FormationApiTest {
   }
 
   /** The requests the sandbox received on the action urls of this document set's forms. */
-  private List<RecordedRequest> actionCalls(String id) {
+  private List<SandboxRequest> actionCalls(String id) {
     List<String> urls = new ArrayList<>();
     rawForms(id)
         .values()

@@ -2,6 +2,7 @@ package io.formation.sdk.internal;
 
 import io.formation.sdk.RequestOptions;
 import java.util.Objects;
+import java.util.UUID;
 import okhttp3.HttpUrl;
 
 /**
@@ -15,9 +16,17 @@ import okhttp3.HttpUrl;
  *     {@link #NO_DEADLINE} for every other call, which also tells polls, which yield to other calls
  *     under a request budget, from the rest
  * @param options the caller's settings for this call
+ * @param idempotencyKey the {@code Idempotency-Key} of this one logical request (its retries carry
+ *     it too), or null
  */
 public record ApiRequest(
-    String method, HttpUrl url, byte[] body, String accept, long deadline, RequestOptions options) {
+    String method,
+    HttpUrl url,
+    byte[] body,
+    String accept,
+    long deadline,
+    RequestOptions options,
+    String idempotencyKey) {
   public static final String JSON = "application/json";
   public static final String JSON_API = "application/vnd.api+json";
 
@@ -40,7 +49,16 @@ public record ApiRequest(
 
   public ApiRequest(
       String method, HttpUrl url, byte[] body, String accept, RequestOptions options) {
-    this(method, url, body, accept, NO_DEADLINE, options);
+    this(method, url, body, accept, NO_DEADLINE, options, null);
+  }
+
+  /**
+   * The same request with a fresh {@code Idempotency-Key}: one per logical request, made here so no
+   * key is ever shared by two of them.
+   */
+  public ApiRequest withNewIdempotencyKey() {
+    return new ApiRequest(
+        method, url, body, accept, deadline, options, UUID.randomUUID().toString());
   }
 
   public static ApiRequest get(HttpUrl url, String accept, RequestOptions options) {
@@ -52,12 +70,12 @@ public record ApiRequest(
     if (deadline == NO_DEADLINE) {
       throw new IllegalArgumentException("a poll needs a deadline");
     }
-    return new ApiRequest(method, url, body, accept, deadline, options);
+    return new ApiRequest(method, url, body, accept, deadline, options, null);
   }
 
   /** The URL without its query, for messages and logs: a query can hold a cursor or a signature. */
-  public HttpUrl urlWithoutQuery() {
-    return url.query() == null ? url : url.newBuilder().query(null).build();
+  public String urlWithoutQuery() {
+    return Redaction.withoutQuery(url.toString());
   }
 
   /** Whether this is a poll of a wait for completion. */

@@ -43,18 +43,15 @@ public final class Checks {
   }
 
   /**
-   * A timeout as OkHttp keeps it: whole milliseconds, a positive one rounded up, never down to the
-   * zero that means "none".
+   * A number of retries, for the client and for one call alike.
    *
-   * @throws IllegalArgumentException if negative or longer than {@code Integer.MAX_VALUE} ms
+   * @throws IllegalArgumentException if negative
    */
-  public static Duration timeout(String name, Duration value) {
-    if (value.isNegative() || value.compareTo(Duration.ofMillis(Integer.MAX_VALUE)) > 0) {
-      throw new IllegalArgumentException(
-          name + " must be between 0 and " + Integer.MAX_VALUE + " ms, was " + value);
+  public static int maxRetries(int maxRetries) {
+    if (maxRetries < 0) {
+      throw new IllegalArgumentException("maxRetries must not be negative, was " + maxRetries);
     }
-    Duration millis = Duration.ofMillis(value.toMillis());
-    return millis.isZero() && !value.isZero() ? Duration.ofMillis(1) : millis;
+    return maxRetries;
   }
 
   /** The duration, at most {@link #LONGEST}. */

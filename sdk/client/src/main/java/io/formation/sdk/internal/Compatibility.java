@@ -1,8 +1,13 @@
 package io.formation.sdk.internal;
 
+import java.io.File;
+import java.net.Socket;
+import java.net.URL;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.jar.JarFile;
+import java.util.jar.Manifest;
 
 /**
  * Fails fast, naming the fix, when the application's dependency management picked libraries older
@@ -27,6 +32,14 @@ public final class Compatibility {
   static final String OKHTTP_TESTED = "5.5.1";
 
   static final String KOTLIN_TESTED = "2.1.21";
+
+  /**
+   * The Okio OkHttp {@value #OKHTTP_TESTED} is built with. Okio keeps no version constant, so an
+   * Okio too old is told by the member OkHttp 5.5 links against first, {@code okio.Okio.socket},
+   * and its version read from its jar's manifest for the message.
+   */
+  static final String OKIO_TESTED = "3.18.1";
+
   static final String JACKSON_TESTED = "2.19.0";
 
   private Compatibility() {}
@@ -50,12 +63,21 @@ public final class Compatibility {
             staticField("okhttp3.OkHttp", "VERSION"),
             staticField("kotlin.KotlinVersion", "CURRENT"),
             staticField("com.fasterxml.jackson.databind.cfg.PackageVersion", "VERSION"),
-            staticField("com.fasterxml.jackson.core.json.PackageVersion", "VERSION"));
+            staticField("com.fasterxml.jackson.core.json.PackageVersion", "VERSION"),
+            okioVersion(),
+            hasOkioSocket());
   }
 
-  static List<String> problems(String okhttp, String kotlin, String databind, String core) {
+  static List<String> problems(
+      String okhttp,
+      String kotlin,
+      String databind,
+      String core,
+      String okio,
+      boolean okioHasSocket) {
     List<String> problems = new ArrayList<>();
     okhttpProblem(okhttp).ifPresent(problems::add);
+    okioProblem(okio, okioHasSocket).ifPresent(problems::add);
     kotlinProblem(kotlin).ifPresent(problems::add);
     jacksonProblem("jackson-databind", databind).ifPresent(problems::add);
     jacksonProblem("jackson-core", core).ifPresent(problems::add);
@@ -91,6 +113,68 @@ public final class Compatibility {
             + OKHTTP_TESTED
             + "</version>\n"
             + "  </dependency>");
+  }
+
+  /**
+   * @param found the Okio version its jar names, or null when it names none
+   * @param hasSocket whether Okio has what OkHttp 5.5 links against
+   */
+  static Optional<String> okioProblem(String found, boolean hasSocket) {
+    if (hasSocket) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        "The Formation SDK needs Okio "
+            + OKIO_TESTED
+            + " (the version OkHttp "
+            + OKHTTP_TESTED
+            + " is built with), but Okio "
+            + (found == null ? "of an unknown, older version" : found)
+            + " is on the class path: it lacks okio.Okio.socket, so the first call would fail with"
+            + " a NoSuchMethodError. A dependency management pins an older one (a platform BOM"
+            + " that manages Okio, or okio.version).\n"
+            + "Fix: find what pins it with `mvn dependency:tree -Dincludes=com.squareup.okio`, and"
+            + " give OkHttp its own Okio. In <dependencyManagement><dependencies>:\n"
+            + "  <dependency>\n"
+            + "    <groupId>com.squareup.okio</groupId>\n"
+            + "    <artifactId>okio-jvm</artifactId>\n"
+            + "    <version>"
+            + OKIO_TESTED
+            + "</version>\n"
+            + "  </dependency>");
+  }
+
+  /**
+   * What a call's {@link LinkageError} says to the caller: which library is too old, and the fix
+   * (the check's own when it found one).
+   */
+  static String explain(LinkageError error) {
+    String text = String.valueOf(error.getMessage());
+    String library =
+        text.contains("okio")
+            ? "Okio"
+            : text.contains("okhttp3")
+                ? "OkHttp"
+                : text.contains("kotlin")
+                    ? "the Kotlin standard library"
+                    : text.contains("jackson") ? "Jackson" : "a library";
+    List<String> found = Found.PROBLEMS;
+    return "The call failed because "
+        + library
+        + " on the class path is not the version the Formation SDK needs ("
+        + error
+        + ").\n"
+        + (found.isEmpty()
+            ? "Fix: align it with the versions the SDK is built with (OkHttp "
+                + OKHTTP_TESTED
+                + ", Okio "
+                + OKIO_TESTED
+                + ", kotlin-stdlib "
+                + KOTLIN_TESTED
+                + ", Jackson "
+                + JACKSON_TESTED
+                + "); `mvn dependency:tree` shows what picks another one."
+            : String.join("\n\n", found));
   }
 
   static Optional<String> kotlinProblem(String found) {
@@ -195,6 +279,33 @@ public final class Compatibility {
       end++;
     }
     return part.substring(0, end);
+  }
+
+  /** Whether Okio has {@code okio.Okio.socket}; true when Okio is absent (it fails on its own). */
+  static boolean hasOkioSocket() {
+    try {
+      Class<?> okio = Class.forName("okio.Okio", false, Compatibility.class.getClassLoader());
+      okio.getMethod("socket", Socket.class);
+      return true;
+    } catch (NoSuchMethodException e) {
+      return false;
+    } catch (ClassNotFoundException | LinkageError e) {
+      return true;
+    }
+  }
+
+  /** Okio's version as its jar's manifest gives it ({@code Bundle-Version}), or null. */
+  static String okioVersion() {
+    try {
+      Class<?> okio = Class.forName("okio.Okio", false, Compatibility.class.getClassLoader());
+      URL jar = okio.getProtectionDomain().getCodeSource().getLocation();
+      try (JarFile file = new JarFile(new File(jar.toURI()))) {
+        Manifest manifest = file.getManifest();
+        return manifest == null ? null : manifest.getMainAttributes().getValue("Bundle-Version");
+      }
+    } catch (Exception | LinkageError e) {
+      return null;
+    }
   }
 
   /**

@@ -4,6 +4,9 @@ import io.formation.sdk.AttemptEvent;
 import io.formation.sdk.FormationListener;
 import io.formation.sdk.model.DocumentSet;
 import java.lang.System.Logger.Level;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
@@ -27,16 +30,7 @@ public final class Events {
 
   void attemptStarted(ApiRequest request, int attempt, int maxAttempts) {
     if (listener != null) {
-      AttemptEvent event =
-          new AttemptEvent(
-              request.method(),
-              request.urlWithoutQuery().toString(),
-              attempt,
-              maxAttempts,
-              0,
-              Duration.ZERO,
-              Optional.empty(),
-              Optional.empty());
+      AttemptEvent event = event(request, attempt, maxAttempts, 0, Duration.ZERO, null);
       notify(() -> listener.attemptStarted(event));
     }
   }
@@ -56,15 +50,13 @@ public final class Events {
       return;
     }
     AttemptEvent event =
-        new AttemptEvent(
-            request.method(),
-            request.urlWithoutQuery().toString(),
+        event(
+            request,
             attempt,
             maxAttempts,
             outcome.failure() == null ? outcome.statusCode() : 0,
             Duration.ofNanos(nanos),
-            RequestIds.of(outcome.headers()),
-            Optional.ofNullable(outcome.failure()));
+            outcome);
     if (debug) {
       log.log(Level.DEBUG, line(event, outcome, retryIn), outcome.token());
     }
@@ -77,6 +69,25 @@ public final class Events {
         notify(() -> listener.retryScheduled(event, retryIn));
       }
     }
+  }
+
+  /** The event of an attempt: started when {@code outcome} is null, else finished. */
+  private static AttemptEvent event(
+      ApiRequest request,
+      int attempt,
+      int maxAttempts,
+      int status,
+      Duration took,
+      Outcome outcome) {
+    return new AttemptEvent(
+        request.method(),
+        request.urlWithoutQuery(),
+        attempt,
+        maxAttempts,
+        status,
+        took,
+        outcome == null ? Optional.empty() : RequestIds.of(outcome.headers()),
+        outcome == null ? Optional.empty() : Optional.ofNullable(outcome.failure()));
   }
 
   public void polled(DocumentSet set) {
@@ -147,28 +158,58 @@ public final class Events {
   private void trace(ApiRequest request, Outcome outcome) {
     String token = outcome.token();
     if (request.body() != null) {
-      log.log(Level.TRACE, "request body: " + capped(request.body()), token);
+      log.log(Level.TRACE, "request body: " + shown(request.body(), token), token);
     }
     if (outcome.failure() == null) {
-      log.log(Level.TRACE, "response body: " + capped(outcome.body()), token);
+      log.log(Level.TRACE, "response body: " + shown(outcome.body(), token), token);
     }
   }
 
-  private static String capped(byte[] body) {
-    String text =
-        new String(body, 0, Math.min(body.length, Log.BODY_CHARS), StandardCharsets.UTF_8);
-    return body.length > Log.BODY_CHARS ? text + "...(" + body.length + " bytes)" : text;
+  /**
+   * A body as a trace line shows it, in the order that keeps secrets out: redacted whole, escaped
+   * (see {@link Log#log}), and only then cut, on a character boundary. A body that is not text is
+   * left out, as OkHttp's logging interceptor leaves it out.
+   */
+  static String shown(byte[] body, String token) {
+    String text;
+    try {
+      text =
+          StandardCharsets.UTF_8
+              .newDecoder()
+              .onMalformedInput(CodingErrorAction.REPORT)
+              .onUnmappableCharacter(CodingErrorAction.REPORT)
+              .decode(ByteBuffer.wrap(body))
+              .toString();
+    } catch (CharacterCodingException notText) {
+      return "(binary body of " + body.length + " bytes left out)";
+    }
+    if (text.chars().anyMatch(c -> Character.isISOControl(c) && !Character.isWhitespace(c))) {
+      return "(binary body of " + body.length + " bytes left out)";
+    }
+    String safe = Log.escape(Redaction.redact(text, token));
+    if (safe.length() <= Log.BODY_CHARS) {
+      return safe;
+    }
+    int end = Log.BODY_CHARS;
+    if (Character.isHighSurrogate(safe.charAt(end - 1))) {
+      end--;
+    }
+    return safe.substring(0, end) + "...(" + body.length + " bytes in all)";
   }
 
   private static String seconds(Duration duration) {
     return String.format(java.util.Locale.ROOT, "%.1f s", duration.toMillis() / 1000.0);
   }
 
-  /** A listener's failure is logged, never the caller's problem. */
+  /**
+   * Whatever a listener throws, an {@link Error} included (a {@code NoClassDefFoundError} in a
+   * partner's metrics code), is logged and ignored: the call's outcome never changes, and a create
+   * the service made is never reported as failed.
+   */
   private void notify(Runnable call) {
     try {
       call.run();
-    } catch (RuntimeException e) {
+    } catch (Throwable e) {
       log.log(Level.WARNING, "a FormationListener threw " + e, null);
     }
   }

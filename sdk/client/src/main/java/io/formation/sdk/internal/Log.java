@@ -4,28 +4,19 @@ import java.io.PrintStream;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.util.Locale;
-import java.util.regex.Pattern;
 
 /**
  * The SDK's log: {@code System.Logger} {@value #NAME}, which SLF4J, Log4j and java.util.logging
  * pick up through their bridges. The switch partners expect, {@code FORMATION_LOG=debug} (or {@code
  * -Dformation.log=debug}, or {@code trace}), turns the lines on without any logging configuration:
- * those the logger would drop then go to standard error. Lines carry no token: the call's own is
- * replaced, and so is anything shaped like one.
+ * those the logger would drop then go to standard error. Every line goes through {@link Redaction}
+ * and has its control characters escaped.
  */
 public final class Log {
   public static final String NAME = "io.formation.sdk";
 
-  /** The most of a body a trace line shows. */
+  /** The most of a body a trace line shows, in characters. */
   static final int BODY_CHARS = 4096;
-
-  private static final Pattern TOKEN_LIKE =
-      Pattern.compile(
-          "(?i)(bearer\\s+)[^\\s\"',;]+|eyJ[A-Za-z0-9_-]{6,}\\.[A-Za-z0-9_-]{6,}\\.[A-Za-z0-9_-]*");
-
-  /** A URL's or path's query, which for an action url is its signature. */
-  private static final Pattern QUERY =
-      Pattern.compile("((?:https?://|/)[^\\s\"'?<>]*)\\?[^\\s\"'<>]*");
 
   private final Logger logger;
   private final Level switched;
@@ -66,9 +57,12 @@ public final class Log {
         || switched != null && switched.getSeverity() <= level.getSeverity();
   }
 
-  /** Logs a line, redacted of the token and of anything shaped like one. */
+  /**
+   * Logs a line: redacted first, then with its control characters escaped, so text from the service
+   * can neither show a secret nor forge a line of its own.
+   */
   void log(Level level, String line, String token) {
-    String safe = redact(line, token);
+    String safe = escape(Redaction.redact(line, token));
     if (logger.isLoggable(level)) {
       logger.log(level, safe);
     } else if (switched != null && switched.getSeverity() <= level.getSeverity()) {
@@ -76,12 +70,32 @@ public final class Log {
     }
   }
 
-  static String redact(String text, String token) {
-    String safe = token == null || token.isEmpty() ? text : text.replace(token, "<redacted>");
-    safe =
-        TOKEN_LIKE
-            .matcher(safe)
-            .replaceAll(m -> m.group(1) != null ? "$1<redacted>" : "<redacted>");
-    return QUERY.matcher(safe).replaceAll("$1?<redacted>");
+  /**
+   * The text with every control character (and the Unicode line separators) written as an escape:
+   * one line stays one line, and a terminal runs no escape sequence from the service.
+   */
+  static String escape(String text) {
+    StringBuilder out = null;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      boolean control = Character.isISOControl(c) || c == '\u2028' || c == '\u2029';
+      if (control && out == null) {
+        out = new StringBuilder(text.length() + 16).append(text, 0, i);
+      }
+      if (!control) {
+        if (out != null) {
+          out.append(c);
+        }
+      } else if (c == '\n') {
+        out.append("\\n");
+      } else if (c == '\r') {
+        out.append("\\r");
+      } else if (c == '\t') {
+        out.append("\\t");
+      } else {
+        out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+      }
+    }
+    return out == null ? text : out.toString();
   }
 }

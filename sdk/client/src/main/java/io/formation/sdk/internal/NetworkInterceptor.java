@@ -3,24 +3,29 @@ package io.formation.sdk.internal;
 import java.io.IOException;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
-import java.util.Set;
 import okhttp3.Connection;
 import okhttp3.Interceptor;
+import okhttp3.MediaType;
 import okhttp3.Protocol;
 import okhttp3.Request;
+import okhttp3.RequestBody;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
+import okio.BufferedSink;
 
 /**
  * Runs for every request that actually goes on the wire, redirects included, as the last network
- * interceptor: the token is added only for a trusted origin, and no other interceptor sees it. It
- * also owns the rules about what reaches the service: a request that would go out on a connection
- * the server already closed is stopped before anything is written; and OkHttp's own replays of an
- * answer (a 503 with {@code Retry-After: 0}, a 408, a 421) never reach the wire, as every attempt
- * is the retry policy's to decide.
+ * interceptor; the one place where OkHttp is tamed. The token is added only for a trusted origin,
+ * and no other interceptor sees it; on a redirect to another origin the caller's headers stay
+ * behind (OkHttp itself drops only {@code Authorization}). A request that would go out on a
+ * connection the server already closed is stopped before anything is written, and a request body is
+ * one-shot where a replay could act twice (see {@link Transport}). OkHttp's own replays of an
+ * answer ({@link RetryPolicy#REPLAYS_REFUSED}) never reach the wire, as every attempt is the retry
+ * policy's to decide: the answer is kept to stand instead, and OkHttp is shown it without its
+ * {@code Retry-After}, which OkHttp would parse as an {@code int} and fail on past 2^31 s.
  */
 final class NetworkInterceptor implements Interceptor {
-  private static final Set<Integer> REPLAYED_BY_OKHTTP = Set.of(408, 421, 503);
+  private static final MediaType JSON = MediaType.get("application/json; charset=utf-8");
 
   private final Origins origins;
   private final long maxResponseBytes;
@@ -45,18 +50,22 @@ final class NetworkInterceptor implements Interceptor {
     }
     attempt.markSent();
     Request.Builder sent = request.newBuilder().removeHeader("Authorization");
+    if (attempt.crossesOrigin(request.url())) {
+      attempt.callerHeaders().forEach(sent::removeHeader);
+    }
     if (origins.isTrusted(request.url())) {
       sent.header("Authorization", "Bearer " + attempt.token());
     }
     // The response carries the request without the token, so nothing up the chain (a caller's
     // logging interceptor, say) can read it back from response.request().
     Response response = chain.proceed(sent.build()).newBuilder().request(request).build();
-    if (REPLAYED_BY_OKHTTP.contains(response.code())) {
+    if (RetryPolicy.REPLAYS_REFUSED.contains(response.code())) {
       // OkHttp drops this answer if it follows up on it: keep a buffered copy to stand instead.
       ResponseBody buffered = response.peekBody(maxResponseBytes + 1);
       response.close();
       response = response.newBuilder().body(buffered).build();
       attempt.keep(response);
+      return response.newBuilder().removeHeader("Retry-After").build();
     }
     return response;
   }
@@ -112,6 +121,48 @@ final class NetworkInterceptor implements Interceptor {
 
     StaleConnection() {
       super("the server had closed the pooled connection; nothing was sent on it");
+    }
+  }
+
+  /**
+   * The body of a request: one OkHttp may replay for an idempotent method, a one-shot one
+   * otherwise.
+   */
+  static RequestBody body(String method, byte[] bytes) {
+    return RetryPolicy.isIdempotent(method)
+        ? RequestBody.create(bytes, JSON)
+        : new OneShotBody(bytes);
+  }
+
+  /**
+   * A body OkHttp must not replay by itself: a one-shot body stops OkHttp from following up on an
+   * answer (a redirect, a 503 with {@code Retry-After: 0}) by sending a POST again.
+   */
+  private static final class OneShotBody extends RequestBody {
+    private final byte[] bytes;
+
+    OneShotBody(byte[] bytes) {
+      this.bytes = bytes;
+    }
+
+    @Override
+    public MediaType contentType() {
+      return JSON;
+    }
+
+    @Override
+    public long contentLength() {
+      return bytes.length;
+    }
+
+    @Override
+    public boolean isOneShot() {
+      return true;
+    }
+
+    @Override
+    public void writeTo(BufferedSink sink) throws IOException {
+      sink.write(bytes);
     }
   }
 }

@@ -10,6 +10,9 @@ import okhttp3.HttpUrl;
  * here, so the origin rule has one home.
  */
 public final class Origins {
+  /** What a refused URL with credentials is called: the credentials themselves are never shown. */
+  public static final String CREDENTIALS = "credentials (user:password@)";
+
   private final HttpUrl base;
   private final Set<String> trusted;
   private final Failures failures;
@@ -54,8 +57,8 @@ public final class Origins {
    * Resolves a link or action url the service returned against the base URL, exactly as given.
    *
    * @throws io.formation.sdk.UntrustedOriginException if it points at an origin the token must not
-   *     go to, or is not an http(s) URL at all ({@code javascript:}, {@code ftp:}...); nothing is
-   *     sent
+   *     go to, is not an http(s) URL at all ({@code javascript:}, {@code ftp:}...), or carries
+   *     credentials ({@code user:password@}) as the base URL may not; nothing is sent or logged
    */
   public HttpUrl resolve(String link) {
     HttpUrl url = base.resolve(link);
@@ -64,16 +67,13 @@ public final class Origins {
       boolean schemeLike = colon > 0 && link.substring(0, colon).matches("[A-Za-z][A-Za-z0-9+.-]*");
       throw failures.untrustedOrigin(schemeLike ? link.substring(0, colon + 1) : "unusable");
     }
+    if (!url.username().isEmpty() || !url.password().isEmpty()) {
+      throw failures.untrustedOrigin(CREDENTIALS);
+    }
     if (!isTrusted(url)) {
       throw failures.untrustedOrigin(origin(url));
     }
     return url;
-  }
-
-  /** The text of a URL up to its query, for messages: a query can hold a cursor or a signature. */
-  public static String withoutQuery(String url) {
-    int query = url.indexOf('?');
-    return query < 0 ? url : url.substring(0, query);
   }
 
   public boolean isTrusted(HttpUrl url) {

@@ -10,7 +10,8 @@ import okio.BufferedSource;
 
 /**
  * What one attempt produced: a response read up to the size limit, or the I/O failure that ended
- * it.
+ * it, already passed through {@link Redaction}: the same failure reaches the listener, the log and
+ * the caller's exception as its cause.
  *
  * @param body the body as read: at most the limit, so a too-large answer never fills the heap
  * @param tooLarge whether the body went on past the limit (counted after decompression)
@@ -29,15 +30,20 @@ record Outcome(
     boolean stopped,
     String token) {
 
-  /** Reads the response, at most {@code limit} bytes of its body. */
+  /**
+   * Reads the response, at most {@code limit} bytes of its body. An answer the network interceptor
+   * kept stands for the one OkHttp returns: it has every header the service sent.
+   */
   static Outcome of(Call call, Response response, long limit) {
-    try (ResponseBody body = response.body()) {
+    Attempt attempt = call.request().tag(Attempt.class);
+    Response answer = attempt != null && attempt.kept() != null ? attempt.kept() : response;
+    try (ResponseBody body = answer.body()) {
       BufferedSource source = body.source();
       boolean tooLarge = source.request(limit + 1);
       Buffer buffer = source.getBuffer();
       byte[] bytes = buffer.readByteArray(Math.min(buffer.size(), limit));
       return new Outcome(
-          response.code(), response.headers(), bytes, tooLarge, null, true, false, token(call));
+          answer.code(), answer.headers(), bytes, tooLarge, null, true, false, token(call));
     } catch (IOException e) {
       return failed(call, e, limit);
     }
@@ -46,12 +52,14 @@ record Outcome(
   /** The failure of an attempt; an answer the network interceptor kept stands in for a replay. */
   static Outcome failed(Call call, IOException failure, long limit) {
     Attempt attempt = call.request().tag(Attempt.class);
-    if (attempt != null && attempt.kept() != null) {
+    if (attempt != null && attempt.kept() != null && !(failure instanceof FinalFailure)) {
       return of(call, attempt.kept(), limit);
     }
     boolean sent = attempt == null || attempt.wasSent();
     boolean stopped = Thread.currentThread().isInterrupted();
-    return new Outcome(0, Headers.of(), new byte[0], false, failure, sent, stopped, token(call));
+    String token = token(call);
+    return new Outcome(
+        0, Headers.of(), new byte[0], false, Redaction.scrub(failure, token), sent, stopped, token);
   }
 
   /** An attempt that was never sent, for the reason given. */
@@ -68,8 +76,8 @@ record Outcome(
     return failure == null && statusCode >= 200 && statusCode < 300;
   }
 
-  /** The text with this attempt's token replaced: the one redaction point for service text. */
+  /** The text through {@link Redaction}, with this attempt's token. */
   String redact(String text) {
-    return token == null || token.isEmpty() ? text : text.replace(token, "<redacted>");
+    return Redaction.redact(text, token);
   }
 }

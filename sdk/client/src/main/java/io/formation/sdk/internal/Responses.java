@@ -43,6 +43,9 @@ final class Responses {
       throw new IllegalStateException(
           "The FormationClient was closed during " + describe(request), failure);
     }
+    if (failure instanceof FinalFailure last) {
+      throw last.exception();
+    }
     if (failure != null && outcome.stopped()) {
       throw failures.failure("Interrupted during " + describe(request), failure);
     }

@@ -8,11 +8,33 @@ import java.util.function.DoubleSupplier;
 import okhttp3.Headers;
 
 /**
- * Decides whether a failed attempt is tried again and after how long. Shared by the blocking and
- * the async transport, so both retry the same way.
+ * Decides whether a failed attempt is tried again and after how long: the one home of the retry
+ * rules, shared by the blocking and the async transport so both retry the same way. The statuses
+ * the rules turn on stand side by side here.
  */
 public final class RetryPolicy {
-  private static final Set<Integer> TRANSIENT_STATUSES = Set.of(408, 429, 500, 502, 503, 504);
+  /**
+   * Retried: "try again later". A POST only on 429, which says the service did not act on it; the
+   * others may come after the service acted.
+   */
+  private static final Set<Integer> RETRIED = Set.of(408, 429, 500, 502, 503, 504);
+
+  /**
+   * Replays refused: answers OkHttp would follow up on by itself (a 503 with {@code Retry-After:
+   * 0}, a 408, a 421), re-sending behind the policy's back; {@link NetworkInterceptor} keeps the
+   * answer and lets the policy decide instead.
+   */
+  static final Set<Integer> REPLAYS_REFUSED = Set.of(408, 421, 503);
+
+  /**
+   * Pauses the origin: a refusal that speaks for the whole service, so its {@code Retry-After}
+   * holds every call of the client to that origin ({@link Throttle#observe}).
+   */
+  private static final Set<Integer> PAUSES_ORIGIN = Set.of(429, 503);
+
+  /** The least a backoff without Retry-After is cut by its jitter, as a fraction of it. */
+  private static final double JITTER_FLOOR = 0.75;
+
   private static final Set<String> IDEMPOTENT_METHODS =
       Set.of("GET", "HEAD", "OPTIONS", "PUT", "DELETE");
 
@@ -53,9 +75,12 @@ public final class RetryPolicy {
       return null;
     }
     Duration delay = delayBefore(attempt, outcome);
-    if (delay != null
-        && request.isPoll()
-        && ticker.until(request.deadline()).compareTo(delay) < 0) {
+    if (delay == null) {
+      return null;
+    }
+    // However long the service asks, a wait no clock or log arithmetic overflows on.
+    delay = Checks.capped(delay);
+    if (request.isPoll() && ticker.until(request.deadline()).compareTo(delay) < 0) {
       return null;
     }
     return delay;
@@ -68,10 +93,13 @@ public final class RetryPolicy {
       // than the cap goes back to the caller, with the Retry-After in the exception.
       return retryAfter.compareTo(maxRetryAfter) > 0 ? null : retryAfter;
     }
-    // Exponential backoff with full jitter: anywhere between zero and the exponential cap.
+    // Exponential backoff, jittered between three quarters and all of it, and never under the base
+    // delay: full jitter from zero once sent two polls 19 ms apart.
     long capMillis =
         Math.min(maxDelay.toMillis(), baseDelay.toMillis() << Math.min(attempt - 1, 20));
-    return Duration.ofMillis((long) (random.getAsDouble() * capMillis));
+    double share = JITTER_FLOOR + (1 - JITTER_FLOOR) * random.getAsDouble();
+    long millis = Math.max(Math.min(baseDelay.toMillis(), capMillis), (long) (share * capMillis));
+    return Duration.ofMillis(millis);
   }
 
   /** How many attempts a call may make in all. */
@@ -81,7 +109,12 @@ public final class RetryPolicy {
 
   /** Statuses that say "try again later": 408, 429, 500, 502, 503, 504. */
   public static boolean isTransient(int status) {
-    return TRANSIENT_STATUSES.contains(status);
+    return RETRIED.contains(status);
+  }
+
+  /** Whether a refusal with this status and a Retry-After pauses its whole origin. */
+  static boolean pausesOrigin(int status) {
+    return PAUSES_ORIGIN.contains(status);
   }
 
   /** Methods that may be sent again without changing the outcome (RFC 9110 idempotent). */
@@ -94,7 +127,9 @@ public final class RetryPolicy {
     if (outcome.failure() != null) {
       // Once a request was written, the service may have acted on it: only idempotent methods
       // may go again.
-      return !outcome.stopped() && (idempotent || !outcome.requestSent());
+      return !outcome.stopped()
+          && !(outcome.failure() instanceof FinalFailure)
+          && (idempotent || !outcome.requestSent());
     }
     int status = outcome.statusCode();
     // A 429 means the service refused the request without acting on it, so even POST may retry.

@@ -109,7 +109,7 @@ public final class Throttle {
    */
   void observe(ApiRequest request, Outcome outcome, long sentAt) {
     int status = outcome.statusCode();
-    if (outcome.failure() != null || status != 429 && status != 503) {
+    if (outcome.failure() != null || !RetryPolicy.pausesOrigin(status)) {
       return;
     }
     Duration retryAfter = retryPolicy.retryAfter(outcome.headers());

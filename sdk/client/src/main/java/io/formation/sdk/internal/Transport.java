@@ -3,6 +3,7 @@ package io.formation.sdk.internal;
 import io.formation.sdk.TokenProvider;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -13,12 +14,10 @@ import java.util.function.Function;
 import okhttp3.Authenticator;
 import okhttp3.Call;
 import okhttp3.Callback;
-import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.RequestBody;
 import okhttp3.Response;
-import okio.BufferedSink;
 
 /**
  * Sends {@link ApiRequest}s: runs the attempts, and waits between them as the {@link RetryPolicy}
@@ -26,7 +25,7 @@ import okio.BufferedSink;
  * the async path differ only in how they run one attempt and how they wait.
  */
 public final class Transport {
-  private static final MediaType JSON = MediaType.get("application/json; charset=utf-8");
+  private static final String IDEMPOTENCY_KEY = "Idempotency-Key";
 
   /** How often blocking calls are checked for an interrupted caller: OkHttp ignores interrupts. */
   private static final Duration INTERRUPT_CHECK = Duration.ofMillis(100);
@@ -35,7 +34,6 @@ public final class Transport {
   private static final long NOT_SENT = Long.MIN_VALUE;
 
   private final OkHttpClient http;
-  private final TokenProvider tokens;
   private final RetryPolicy retryPolicy;
   private final Throttle throttle;
   private final Failures failures;
@@ -77,9 +75,9 @@ public final class Transport {
             // included, with credentials of its own.
             .authenticator(Authenticator.NONE)
             .addInterceptor(throttle.pauseCheck())
+            .addInterceptor(new AttemptInterceptor(tokens, failures))
             .addNetworkInterceptor(new NetworkInterceptor(origins, maxResponseBytes))
             .build();
-    this.tokens = tokens;
     this.retryPolicy = retryPolicy;
     this.throttle = throttle;
     this.failures = failures;
@@ -107,6 +105,7 @@ public final class Transport {
 
   /** Sends the request, retrying as the policy allows, and reads the body with the reader. */
   public <T> T send(ApiRequest request, Function<JsonResponse, T> reader) {
+    boolean reported = false;
     for (int attempt = 1; ; ) {
       IOException held;
       try {
@@ -118,13 +117,12 @@ public final class Transport {
       }
       long started = System.nanoTime();
       long sentAt = throttle.now();
-      Outcome outcome;
-      if (held != null) {
-        outcome = Outcome.notSent(held);
-      } else {
+      if (!reported) {
+        // Reported once per attempt: one held back by a pause and sent later is still one.
         events.attemptStarted(request, attempt, retryPolicy.maxAttempts(request));
-        outcome = attempt(request);
+        reported = true;
       }
+      Outcome outcome = held != null ? Outcome.notSent(held) : attempt(request);
       if (heldByPause(outcome)) {
         continue;
       }
@@ -141,6 +139,7 @@ public final class Transport {
         return responses.finish(request, attempt, outcome, reader, closed);
       }
       attempt++;
+      reported = false;
       try {
         sleeper.sleep(delay);
       } catch (InterruptedException e) {
@@ -159,6 +158,12 @@ public final class Transport {
       return Outcome.of(call, response, maxResponseBytes);
     } catch (IOException e) {
       return Outcome.failed(call, e, maxResponseBytes);
+    } catch (RuntimeException e) {
+      // AttemptInterceptor catches what the stack throws; this is what OkHttp throws around it.
+      return Outcome.failed(
+          call,
+          new FinalFailure(failures.failure("The HTTP stack failed during the call: " + e, e)),
+          maxResponseBytes);
     } finally {
       blocking.remove(call);
       live.remove(call);
@@ -191,14 +196,19 @@ public final class Transport {
    */
   public <T> CompletableFuture<T> sendAsync(ApiRequest request, Function<JsonResponse, T> reader) {
     AsyncOperation<T> operation = new AsyncOperation<>();
-    attemptAsync(request, reader, 1, operation);
+    attemptAsync(request, reader, 1, false, operation);
     return operation.result();
   }
 
+  /**
+   * @param reported whether this attempt was already reported started: it was held back by a pause
+   *     on its way out, and goes again as the same attempt
+   */
   private <T> void attemptAsync(
       ApiRequest request,
       Function<JsonResponse, T> reader,
       int attempt,
+      boolean reported,
       AsyncOperation<T> operation) {
     CompletableFuture<IOException> turn = throttle.acquire(request);
     if (!operation.track(turn)) {
@@ -213,7 +223,12 @@ public final class Transport {
                   }
                   if (error != null) {
                     operation.fail(AsyncOperation.unwrap(error));
-                  } else if (held != null) {
+                    return;
+                  }
+                  if (!reported) {
+                    events.attemptStarted(request, attempt, retryPolicy.maxAttempts(request));
+                  }
+                  if (held != null) {
                     afterAttempt(
                         request, reader, attempt, operation, Outcome.notSent(held), 0, NOT_SENT);
                   } else {
@@ -228,7 +243,6 @@ public final class Transport {
       int attempt,
       AsyncOperation<T> operation) {
     Call call = newCall(request);
-    events.attemptStarted(request, attempt, retryPolicy.maxAttempts(request));
     long started = System.nanoTime();
     long sentAt = throttle.now();
     CompletableFuture<Outcome> outcome = new CompletableFuture<>();
@@ -274,7 +288,7 @@ public final class Transport {
                   if (error != null) {
                     operation.fail(error);
                   } else if (heldByPause(done)) {
-                    attemptAsync(request, reader, attempt, operation);
+                    attemptAsync(request, reader, attempt, true, operation);
                   } else {
                     afterAttempt(
                         request,
@@ -308,7 +322,7 @@ public final class Transport {
       return;
     }
     operation.after(
-        sleeper.delay(delay), () -> attemptAsync(request, reader, attempt + 1, operation));
+        sleeper.delay(delay), () -> attemptAsync(request, reader, attempt + 1, false, operation));
   }
 
   /**
@@ -338,74 +352,20 @@ public final class Transport {
       throw new IllegalStateException(
           "The FormationClient is closed: " + Responses.describe(request));
     }
-    RequestBody body = null;
-    if (request.body() != null) {
-      body =
-          RetryPolicy.isIdempotent(request.method())
-              ? RequestBody.create(request.body(), JSON)
-              : new OneShotBody(request.body());
-    }
+    RequestBody body =
+        request.body() == null ? null : NetworkInterceptor.body(request.method(), request.body());
     Request.Builder okhttp =
         new Request.Builder().url(request.url()).method(request.method(), body);
+    Set<String> callerHeaders = new HashSet<>(request.options().headers().keySet());
     request.options().headers().forEach(okhttp::header);
-    request.options().idempotencyKey().ifPresent(key -> okhttp.header("Idempotency-Key", key));
+    if (request.idempotencyKey() != null) {
+      okhttp.header(IDEMPOTENCY_KEY, request.idempotencyKey());
+      callerHeaders.add(IDEMPOTENCY_KEY);
+    }
     return okhttp
         .header("Accept", request.accept())
         .header("User-Agent", userAgent)
-        .tag(Attempt.class, new Attempt(token()))
+        .tag(Attempt.class, new Attempt(request.url(), callerHeaders))
         .build();
-  }
-
-  private String token() {
-    String token;
-    try {
-      token = tokens.token();
-    } catch (RuntimeException e) {
-      throw failures.failure("The token provider failed: " + e.getMessage(), e);
-    }
-    if (token == null || token.isBlank()) {
-      throw failures.failure("The token provider returned no access token", null);
-    }
-    int bad = Checks.invalidHeaderCharAt(token);
-    if (bad >= 0) {
-      throw failures.failure(
-          "The token provider returned a token with a character not allowed in a header (at index "
-              + bad
-              + "); nothing was sent",
-          null);
-    }
-    return token;
-  }
-
-  /**
-   * A body OkHttp must not replay by itself: a one-shot body stops OkHttp from following up on an
-   * answer (a redirect, a 503 with {@code Retry-After: 0}) by sending a POST again.
-   */
-  private static final class OneShotBody extends RequestBody {
-    private final byte[] bytes;
-
-    OneShotBody(byte[] bytes) {
-      this.bytes = bytes;
-    }
-
-    @Override
-    public MediaType contentType() {
-      return JSON;
-    }
-
-    @Override
-    public long contentLength() {
-      return bytes.length;
-    }
-
-    @Override
-    public boolean isOneShot() {
-      return true;
-    }
-
-    @Override
-    public void writeTo(BufferedSink sink) throws IOException {
-      sink.write(bytes);
-    }
   }
 }

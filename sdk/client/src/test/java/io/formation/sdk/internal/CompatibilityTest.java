@@ -89,11 +89,12 @@ class CompatibilityTest {
 
   @Test
   void everyProblemIsReportedAtOnce() {
-    assertThat(Compatibility.problems("4.12.0", "1.6.21", "2.9.10", "2.9.10"))
-        .hasSize(4)
+    assertThat(Compatibility.problems("4.12.0", "1.6.21", "2.9.10", "2.9.10", "3.6.0", false))
+        .hasSize(5)
         .anySatisfy(problem -> assertThat(problem).contains("jackson-core 2.9.10"))
         .anySatisfy(problem -> assertThat(problem).contains("jackson-databind 2.9.10"));
-    assertThat(Compatibility.problems("5.5.1", "2.1.21", "2.19.0", "2.19.0")).isEmpty();
+    assertThat(Compatibility.problems("5.5.1", "2.1.21", "2.19.0", "2.19.0", "3.18.1", true))
+        .isEmpty();
   }
 
   @Test

@@ -74,9 +74,50 @@ class LogTest {
   }
 
   @Test
+  void aLineFromTheServiceCannotForgeAnotherLineOrRunAnEscapeSequence() {
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    Log log = new Log(SILENT, Level.DEBUG, new PrintStream(err, true, StandardCharsets.UTF_8));
+    log.log(Level.DEBUG, "body: ok\n[formation debug] forged\u001b[2J\u2028", null);
+    assertThat(err.toString(StandardCharsets.UTF_8))
+        .isEqualTo(
+            "[formation debug] body: ok\\n[formation debug] forged\\u001b[2J\\u2028"
+                + System.lineSeparator());
+  }
+
+  @Test
+  void aTraceBodyIsRedactedWholeBeforeItIsCutSoNoPartOfATokenShows() {
+    String token = "tok-" + "s".repeat(40);
+    // The token straddles the 4,096th character: cut first, its first half would show.
+    String body = "x".repeat(Log.BODY_CHARS - 10) + token + "y".repeat(100);
+    String shown = Events.shown(body.getBytes(StandardCharsets.UTF_8), token);
+    assertThat(shown).doesNotContain("tok-").doesNotContain("ssss");
+  }
+
+  @Test
+  void aTraceBodyIsCutOnACharacterBoundaryNotInTheMiddleOfOne() {
+    // Emoji are two chars and four bytes: a cut in bytes or between surrogates breaks one.
+    String body = "\ud83d\ude00".repeat(Log.BODY_CHARS);
+    String shown = Events.shown(body.getBytes(StandardCharsets.UTF_8), null);
+    assertThat(shown).doesNotContain("\ufffd");
+    String kept = shown.substring(0, shown.indexOf("...("));
+    assertThat(kept.length() % 2).isZero();
+    assertThat(Character.isHighSurrogate(kept.charAt(kept.length() - 1))).isFalse();
+    assertThat(shown)
+        .endsWith("...(" + body.getBytes(StandardCharsets.UTF_8).length + " bytes in all)");
+  }
+
+  @Test
+  void aBinaryBodyIsLeftOutOfTheTrace() {
+    byte[] gif = {'G', 'I', 'F', '8', '9', 'a', 0, 1, 2, (byte) 0xff, (byte) 0xfe};
+    assertThat(Events.shown(gif, null)).isEqualTo("(binary body of 11 bytes left out)");
+    assertThat(Events.shown("{\"a\":1}\n".getBytes(StandardCharsets.UTF_8), null))
+        .isEqualTo("{\"a\":1}\\n");
+  }
+
+  @Test
   void redactionTakesTheQueryOfEveryUrlAndPath() {
     assertThat(
-            Log.redact(
+            Redaction.redact(
                 "{\"url\":\"/v1/actions/a1?sig=s3cr3t\",\"next\":\"https://h/x?page[after]=c\"}",
                 null))
         .isEqualTo("{\"url\":\"/v1/actions/a1?<redacted>\",\"next\":\"https://h/x?<redacted>\"}");
@@ -85,7 +126,7 @@ class LogTest {
   @Test
   void redactionTakesTheTokenAndAnythingShapedLikeOne() {
     assertThat(
-            Log.redact(
+            Redaction.redact(
                 "a tok3n, Authorization: Bearer abc.def-ghi, and eyJhbGciOi.eyJzdWIiOi.sig",
                 "tok3n"))
         .isEqualTo("a <redacted>, Authorization: Bearer <redacted>, and <redacted>");

@@ -1,0 +1,62 @@
+package io.formation.sdk.internal;
+
+import io.formation.sdk.TokenProvider;
+import java.io.IOException;
+import okhttp3.Interceptor;
+import okhttp3.Response;
+
+/**
+ * The application interceptor each attempt passes once, on the thread that runs it (the caller's
+ * for a blocking call, OkHttp's dispatcher for an async one), never on the client's scheduler: a
+ * slow token provider then delays its own attempt only. It fetches the attempt's token, and turns
+ * whatever the HTTP stack below throws that is not an {@link IOException} into a {@link
+ * FinalFailure}, so it reaches the caller as a {@code FormationException} and kills no thread.
+ */
+final class AttemptInterceptor implements Interceptor {
+  private final TokenProvider tokens;
+  private final Failures failures;
+
+  AttemptInterceptor(TokenProvider tokens, Failures failures) {
+    this.tokens = tokens;
+    this.failures = failures;
+  }
+
+  @Override
+  public Response intercept(Chain chain) throws IOException {
+    Attempt attempt = chain.request().tag(Attempt.class);
+    // Only the SDK's attempts carry a token; the guard below holds for every request.
+    if (attempt != null) {
+      attempt.token(token());
+    }
+    try {
+      return chain.proceed(chain.request());
+    } catch (RuntimeException e) {
+      throw new FinalFailure(failures.failure("The HTTP stack failed during the call: " + e, e));
+    } catch (LinkageError e) {
+      throw new FinalFailure(failures.failure(Compatibility.explain(e), e));
+    }
+  }
+
+  private String token() throws FinalFailure {
+    String token;
+    try {
+      token = tokens.token();
+    } catch (RuntimeException e) {
+      throw new FinalFailure(failures.failure("The token provider failed: " + e.getMessage(), e));
+    }
+    if (token == null || token.isBlank()) {
+      throw new FinalFailure(failures.failure("The token provider returned no access token", null));
+    }
+    int bad = Checks.invalidHeaderCharAt(token);
+    if (bad >= 0) {
+      throw new FinalFailure(
+          failures.failure(
+              "The token provider returned a token with a character not allowed in a header (at"
+                  + " index "
+                  + bad
+                  + "); nothing was sent",
+              null));
+    }
+    return token;
+  }
+}
