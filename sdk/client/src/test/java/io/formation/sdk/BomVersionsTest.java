@@ -25,7 +25,7 @@ class BomVersionsTest {
       entries++;
       assertThat(entry.group(2)).as(entry.group(1)).isEqualTo(Version.SDK).doesNotContain("${");
     }
-    // The SDK, the sandbox, the Spring Boot starter and its auto-configuration.
-    assertThat(entries).isEqualTo(4);
+    // The SDK, the sandbox, tracking, the Spring Boot starter and its auto-configuration.
+    assertThat(entries).isEqualTo(5);
   }
 }

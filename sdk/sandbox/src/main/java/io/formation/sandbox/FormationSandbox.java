@@ -163,6 +163,33 @@ public final class FormationSandbox implements AutoCloseable {
     return documentSets.find(id).map(documentSets::snapshot);
   }
 
+  /**
+   * Creates a document set whose forms all hold the template's example values, accepted now, as if
+   * a client had created it and submitted every form: the processing lag starts at once. For tests
+   * that begin where input ends (polling, tracking many sets) without a client making each set's
+   * requests. No request is recorded.
+   *
+   * <pre>{@code
+   * String id = sandbox.createSubmitted(SandboxTemplates.DELAWARE_CORPORATION).id();
+   * }</pre>
+   *
+   * @param template a template name from {@link SandboxTemplates#names()}
+   * @return a snapshot of the new set
+   * @throws IllegalArgumentException if the sandbox has no such template
+   */
+  public SandboxDocumentSet createSubmitted(String template) {
+    Objects.requireNonNull(template, "template");
+    if (!DocumentSets.isTemplate(template)) {
+      throw new IllegalArgumentException(
+          "unknown template " + template + "; known: " + SandboxTemplates.names());
+    }
+    DocumentSets.Entry set = documentSets.create(template);
+    for (SandboxForm form : SandboxTemplates.forms(template)) {
+      set.submit(form.id(), form.example());
+    }
+    return documentSets.snapshot(set);
+  }
+
   /** Returns snapshots of every document set this sandbox created, oldest first. */
   public List<SandboxDocumentSet> documentSets() {
     return documentSets.all().stream().map(documentSets::snapshot).toList();

