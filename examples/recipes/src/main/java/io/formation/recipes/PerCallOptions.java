@@ -3,6 +3,7 @@ package io.formation.recipes;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.formation.sandbox.FormationSandbox;
+import io.formation.sdk.CreateDocumentSetParams;
 import io.formation.sdk.DocumentSets;
 import io.formation.sdk.FormationClient;
 import io.formation.sdk.RequestOptions;
@@ -14,9 +15,9 @@ import java.util.UUID;
 
 /**
  * Settings for some calls only: a {@code withOptions} view of a service sends its calls with a
- * timeout of their own, extra headers or a number of retries. No idempotency key among them: the
- * SDK gives each create one of its own, which that create's retries carry and no other request
- * does.
+ * timeout of their own, extra headers or a number of retries. An idempotency key is not among them:
+ * it belongs to one create, so it goes with that create's params (without one, the SDK makes one
+ * per create); the create's retries carry it and no other request does.
  */
 public final class PerCallOptions {
   private PerCallOptions() {}
@@ -48,8 +49,14 @@ public final class PerCallOptions {
             .maxRetries(4) // instead of the client's maxRetries
             .header("X-Correlation-Id", correlationId)
             .build();
+    String orderId = "order-" + correlationId; // your own id for this one formation
     DocumentSet set =
-        client.documentSets().withOptions(tagged).create(DocumentSets.DELAWARE_CORPORATION);
+        client
+            .documentSets()
+            .withOptions(tagged)
+            .create(
+                CreateDocumentSetParams.of(DocumentSets.DELAWARE_CORPORATION)
+                    .withIdempotencyKey(orderId));
     for (Form form : client.forms().withOptions(quick).list(set.id())) {
       client.forms().withOptions(quick).submit(form, answers.get(form.id()));
     }

@@ -555,24 +555,42 @@ public final class DocumentSets {
     if (!operation.track(result)) {
       return;
     }
+    // The step's outcome reaches the wait's rule, and with it the partner's onStateChange and
+    // listener, on the completions executor: never on OkHttp's threads, where a slow callback
+    // would hold a connection slot.
     result.whenComplete(
         (set, error) ->
-            operation.run(
-                () -> {
-                  if (operation.isDone()) {
-                    return;
-                  }
-                  Throwable failure = set != null ? null : AsyncOperation.unwrap(error);
-                  if (failure != null && !(failure instanceof RuntimeException)) {
-                    operation.fail(failure);
-                    return;
-                  }
-                  Instant now = time.now();
-                  then.accept(
-                      set != null
-                          ? poller.afterPoll(wait, set, now)
-                          : poller.afterError(wait, (RuntimeException) failure, now, lastFailure));
-                }));
+            AsyncOperation.execute(
+                transport.completions(),
+                () ->
+                    operation.run(
+                        () ->
+                            afterPollAsync(
+                                poller, wait, time, lastFailure, operation, then, set, error))));
+  }
+
+  private void afterPollAsync(
+      Poller poller,
+      WaitState wait,
+      WaitClock time,
+      FormationException lastFailure,
+      AsyncOperation<?> operation,
+      Consumer<PollResult> then,
+      DocumentSet set,
+      Throwable error) {
+    if (operation.isDone()) {
+      return;
+    }
+    Throwable failure = set != null ? null : AsyncOperation.unwrap(error);
+    if (failure != null && !(failure instanceof RuntimeException)) {
+      operation.fail(failure);
+      return;
+    }
+    Instant now = time.now();
+    then.accept(
+        set != null
+            ? poller.afterPoll(wait, set, now)
+            : poller.afterError(wait, (RuntimeException) failure, now, lastFailure));
   }
 
   /** Runs the next step of the operation after the wait, at once if there is none. */

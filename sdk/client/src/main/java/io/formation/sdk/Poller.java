@@ -25,7 +25,7 @@ import java.util.function.DoubleSupplier;
  */
 final class Poller {
   /** No two polls of one wait come closer than this, whatever the options or the service say. */
-  static final Duration MIN_GAP = Duration.ofMillis(100);
+  static final Duration MIN_GAP = RetryPolicy.MIN_GAP;
 
   private final PollOptions options;
   private final DoubleSupplier random;
@@ -148,7 +148,8 @@ final class Poller {
     }
     Duration retryAfter = null;
     if (error instanceof ApiException api) {
-      retryAfter = retryPolicy.retryAfter(api.headers());
+      // Capped as the client's pause is: a Retry-After of an hour does not stall a wait for it.
+      retryAfter = retryPolicy.honouredRetryAfter(api.headers());
     }
     Schedule next = schedule(wait, now, retryAfter == null ? Duration.ZERO : retryAfter, null);
     WaitState after = wait.failed(now, next.interval, next.at);

@@ -112,6 +112,24 @@ class CompletionExecutorTest {
     }
   }
 
+  @Test
+  void theStateChangesOfAnAsyncWaitAreToldOnTheExecutorNeverOnOkHttpsThreads() throws Exception {
+    List<String> threads = new CopyOnWriteArrayList<>();
+    try (FormationClient client = TestClients.client(server, time)) {
+      CompletableFuture<DocumentSet> done =
+          client
+              .documentSets()
+              .awaitCompletionAsync(
+                  "ds_1",
+                  PollOptions.builder()
+                      .onStateChange(set -> threads.add(Thread.currentThread().getName()))
+                      .build());
+      answer.countDown();
+      assertThat(done).succeedsWithin(SAFETY_NET);
+    }
+    assertThat(threads).hasSize(1).allMatch(name -> name.startsWith("formation-completion"));
+  }
+
   private static void await(CountDownLatch latch) {
     try {
       latch.await(SAFETY_NET.toSeconds(), TimeUnit.SECONDS);

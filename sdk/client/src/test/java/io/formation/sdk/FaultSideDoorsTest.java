@@ -305,6 +305,20 @@ class FaultSideDoorsTest extends FaultFixture {
     assertThat(started).isEqualTo(finished);
   }
 
+  @Test
+  void anAttemptWhoseFutureTheCallerEndsBeforeItsAnswerIsStillReportedFinished() throws Exception {
+    server.enqueue(Fault.hold());
+    Events events = new Events();
+    client = FaultClients.fakeTime(server, time).maxRetries(0).listener(events).build();
+
+    java.util.concurrent.CompletableFuture<?> call = client.documentSets().getAsync(ID);
+    assertThat(server.awaitRequests(1, Duration.ofSeconds(10))).isTrue();
+    call.completeExceptionally(new java.util.concurrent.TimeoutException("the caller gave up"));
+
+    assertThat(events.seen).containsExactly("started 1", "finished 1");
+    assertThat(events.finished.get(0).failure()).isNotNull();
+  }
+
   @ParameterizedTest
   @EnumSource(Mode.class)
   void anAttemptHeldBackByAPauseOnItsWayOutIsReportedStartedOnceAndFinishedOnce(Mode mode) {

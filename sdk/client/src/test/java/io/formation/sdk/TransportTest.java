@@ -78,6 +78,30 @@ class TransportTest {
   }
 
   @Test
+  void aRetryAfterOfZeroStillLeavesTheLeastGapBeforeTheRetry() throws Exception {
+    server.enqueue(new MockResponse.Builder().code(503).addHeader("Retry-After", "0").build());
+    server.enqueue(ok(SET));
+    try (FormationClient client = TestClients.client(server, time)) {
+      client.documentSets().get("ds1");
+    }
+    assertThat(server.getRequestCount()).isEqualTo(2);
+    assertThat(time.sleeps()).containsExactly(Duration.ofMillis(100));
+  }
+
+  @Test
+  void aWaitHonoursARetryAfterLongerThanMaxRetryAfterOnlyUpToIt() {
+    server.enqueue(new MockResponse.Builder().code(503).addHeader("Retry-After", "3600").build());
+    PollOptions options = PollOptions.builder().timeout(Duration.ofDays(3)).build();
+    try (FormationClient client =
+        TestClients.builder(server, time).maxRetryAfter(Duration.ofSeconds(60)).build()) {
+      PollResult result =
+          client.documentSets().poll(client.documentSets().startWait("ds1", options), options);
+      assertThat(result.kind()).isEqualTo(PollResult.Kind.FAILED_TRANSIENTLY);
+      assertThat(result.nextPollIn()).isLessThanOrEqualTo(Duration.ofSeconds(60));
+    }
+  }
+
+  @Test
   void retriesStopAfterMaxRetriesAndSurfaceTheLastError() {
     for (int i = 0; i < 4; i++) {
       server.enqueue(status(503, "{\"errors\":[{\"detail\":\"maintenance\"}]}"));

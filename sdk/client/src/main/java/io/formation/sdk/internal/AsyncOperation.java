@@ -141,11 +141,18 @@ public final class AsyncOperation<T> {
       returned.deliver(value, error);
       return;
     }
+    execute(completions, () -> returned.deliver(value, error));
+  }
+
+  /**
+   * Runs the task on the executor; on the calling thread once the executor takes nothing more (a
+   * closed client's), as what it completes must still complete.
+   */
+  public static void execute(Executor executor, Runnable task) {
     try {
-      completions.execute(() -> returned.deliver(value, error));
+      executor.execute(task);
     } catch (RejectedExecutionException closed) {
-      // A closed client's executor takes nothing more; the future must still complete.
-      returned.deliver(value, error);
+      task.run();
     }
   }
 

@@ -32,6 +32,12 @@ public final class RetryPolicy {
    */
   private static final Set<Integer> PAUSES_ORIGIN = Set.of(429, 503);
 
+  /**
+   * The least time between an answer and the request that follows it, whatever {@code Retry-After}
+   * says ({@code 0}, or a date already past): also the least between two polls of one wait.
+   */
+  public static final Duration MIN_GAP = Duration.ofMillis(100);
+
   /** The least a backoff without Retry-After is cut by its jitter, as a fraction of it. */
   private static final double JITTER_FLOOR = 0.75;
 
@@ -91,7 +97,7 @@ public final class RetryPolicy {
     if (retryAfter != null) {
       // Retrying sooner than the service asked would only earn another refusal: a wait longer
       // than the cap goes back to the caller, with the Retry-After in the exception.
-      return retryAfter.compareTo(maxRetryAfter) > 0 ? null : retryAfter;
+      return retryAfter.compareTo(maxRetryAfter) > 0 ? null : atLeastMinGap(retryAfter);
     }
     // Exponential backoff, jittered between three quarters and all of it, and never under the base
     // delay: full jitter from zero once sent two polls 19 ms apart.
@@ -100,6 +106,21 @@ public final class RetryPolicy {
     double share = JITTER_FLOOR + (1 - JITTER_FLOOR) * random.getAsDouble();
     long millis = Math.max(Math.min(baseDelay.toMillis(), capMillis), (long) (share * capMillis));
     return Duration.ofMillis(millis);
+  }
+
+  /**
+   * The answer's Retry-After as a wait honours it: at most {@code maxRetryAfter} (the longest the
+   * client pauses an origin too) and at least {@link #MIN_GAP}; null if the answer has none.
+   */
+  public Duration honouredRetryAfter(Headers headers) {
+    Duration retryAfter = retryAfter(headers);
+    return retryAfter == null
+        ? null
+        : atLeastMinGap(retryAfter.compareTo(maxRetryAfter) > 0 ? maxRetryAfter : retryAfter);
+  }
+
+  private static Duration atLeastMinGap(Duration delay) {
+    return delay.compareTo(MIN_GAP) < 0 ? MIN_GAP : delay;
   }
 
   /** The longest Retry-After waited out; also the longest the client pauses an origin. */

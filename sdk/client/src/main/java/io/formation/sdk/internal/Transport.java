@@ -2,6 +2,7 @@ package io.formation.sdk.internal;
 
 import io.formation.sdk.TokenProvider;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
@@ -124,8 +125,13 @@ public final class Transport {
         held = Sleeper.await(throttle.acquire(request));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
+        unanswered(request, attempt, reported, 0);
         throw failures.failure(
             "Interrupted while waiting to send " + Responses.describe(request), e);
+      } catch (RuntimeException refused) {
+        // Held back by a pause on its way out, then refused: it still ends as reported.
+        unanswered(request, attempt, reported, 0);
+        throw refused;
       }
       long started = System.nanoTime();
       long sentAt = throttle.now();
@@ -239,17 +245,18 @@ public final class Transport {
       AsyncOperation<T> operation) {
     CompletableFuture<IOException> turn = throttle.acquire(request);
     if (!operation.track(turn)) {
+      unanswered(request, attempt, reported, 0);
       return;
     }
     turn.whenComplete(
         (held, error) ->
             operation.run(
                 () -> {
-                  if (operation.isDone()) {
-                    return;
-                  }
-                  if (error != null) {
-                    operation.fail(AsyncOperation.unwrap(error));
+                  if (operation.isDone() || error != null) {
+                    unanswered(request, attempt, reported, 0);
+                    if (error != null) {
+                      operation.fail(AsyncOperation.unwrap(error));
+                    }
                     return;
                   }
                   if (!reported) {
@@ -280,6 +287,8 @@ public final class Transport {
           }
         });
     if (!operation.track(outcome)) {
+      live.remove(call);
+      unanswered(request, attempt, true, 0);
       return;
     }
     call.enqueue(
@@ -310,6 +319,8 @@ public final class Transport {
             operation.run(
                 () -> {
                   if (operation.isDone()) {
+                    // The caller ended the call (cancel, orTimeout, complete) before its answer.
+                    unanswered(request, attempt, true, System.nanoTime() - started);
                     return;
                   }
                   if (error != null) {
@@ -350,6 +361,23 @@ public final class Transport {
     }
     operation.after(
         sleeper.delay(delay), () -> attemptAsync(request, reader, attempt + 1, false, operation));
+  }
+
+  /**
+   * Reports the end of an attempt that was reported started and will get no answer (its caller
+   * ended it, or it was refused after a pause held it back), so every attempt started is finished
+   * exactly once and an in-flight gauge built on the listener never drifts.
+   */
+  private void unanswered(ApiRequest request, int attempt, boolean reported, long nanos) {
+    if (reported) {
+      events.attemptFinished(
+          request,
+          attempt,
+          retryPolicy.maxAttempts(request),
+          Outcome.notSent(new InterruptedIOException("the call ended before an answer")),
+          nanos,
+          null);
+    }
   }
 
   /**
