@@ -126,6 +126,7 @@ public final class FormationClient implements AutoCloseable {
             Duration.ofMillis(500),
             Duration.ofSeconds(8),
             builder.maxRetryAfter,
+            builder.callTimeout,
             builder.clock,
             builder.ticker,
             builder.random);
@@ -143,7 +144,6 @@ public final class FormationClient implements AutoCloseable {
                 builder.random,
                 retryPolicy,
                 Exceptions.INSTANCE,
-                builder.callTimeout,
                 builder.budgetPerSecond,
                 builder.budgetBurst),
             sleeper,

@@ -203,6 +203,8 @@ class FaultSideDoorsTest extends FaultFixture {
       client =
           FaultClients.fakeTime(server, time)
               .maxRetryAfter(ChronoUnit.FOREVER.getDuration())
+              // No call timeout either, or the call would end at once instead of waiting.
+              .callTimeout(Duration.ZERO)
               .build();
 
       assertThat(client.documentSets().get(ID).id()).isEqualTo(ID);

@@ -89,6 +89,25 @@ class TransportTest {
   }
 
   @Test
+  void aRetryAfterLongerThanTheCallsOwnTimeoutEndsTheCallAtOnceWithTheTimeToRetry() {
+    server.enqueue(new MockResponse.Builder().code(429).addHeader("Retry-After", "3").build());
+    server.enqueue(ok(SET));
+    try (FormationClient client = TestClients.client(server, time)) {
+      RateLimitException e =
+          catchThrowableOfType(
+              RateLimitException.class,
+              () ->
+                  client
+                      .documentSets()
+                      .withOptions(RequestOptions.builder().timeout(Duration.ofSeconds(1)).build())
+                      .get("ds1"));
+      assertThat(e.retryAfter()).contains(Duration.ofSeconds(3));
+    }
+    assertThat(server.getRequestCount()).isEqualTo(1);
+    assertThat(time.sleeps()).isEmpty();
+  }
+
+  @Test
   void aWaitHonoursARetryAfterLongerThanMaxRetryAfterOnlyUpToIt() {
     server.enqueue(new MockResponse.Builder().code(503).addHeader("Retry-After", "3600").build());
     PollOptions options = PollOptions.builder().timeout(Duration.ofDays(3)).build();

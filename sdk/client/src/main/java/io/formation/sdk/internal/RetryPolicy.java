@@ -48,6 +48,7 @@ public final class RetryPolicy {
   private final Duration baseDelay;
   private final Duration maxDelay;
   private final Duration maxRetryAfter;
+  private final Duration callTimeout;
   private final Clock clock;
   private final Ticker ticker;
   private final DoubleSupplier random;
@@ -57,6 +58,7 @@ public final class RetryPolicy {
       Duration baseDelay,
       Duration maxDelay,
       Duration maxRetryAfter,
+      Duration callTimeout,
       Clock clock,
       Ticker ticker,
       DoubleSupplier random) {
@@ -64,6 +66,7 @@ public final class RetryPolicy {
     this.baseDelay = baseDelay;
     this.maxDelay = maxDelay;
     this.maxRetryAfter = maxRetryAfter;
+    this.callTimeout = callTimeout;
     this.clock = clock;
     this.ticker = ticker;
     this.random = random;
@@ -86,10 +89,29 @@ public final class RetryPolicy {
     }
     // However long the service asks, a wait no clock or log arithmetic overflows on.
     delay = Checks.capped(delay);
-    if (request.isPoll() && ticker.until(request.deadline()).compareTo(delay) < 0) {
-      return null;
+    // A wait the service asked for holds the call as a pause does: not past what its caller
+    // allowed. A backoff of the SDK's own is bounded by a poll's wait only.
+    boolean asked = outcome.failure() == null && retryAfter(outcome.headers()) != null;
+    long latest =
+        asked
+            ? latestStart(request, ticker.nanoTime())
+            : request.isPoll() ? request.deadline() : Ticker.NEVER;
+    return ticker.until(latest).compareTo(delay) < 0 ? null : delay;
+  }
+
+  /**
+   * The latest a call may still be sent, a {@link Ticker} reading: its own timeout from now (or the
+   * client's {@code callTimeout}; none if that is zero), and for a poll its wait's deadline too.
+   * The one bound of how long a call is held, by a retry's {@code Retry-After}, a pause or the
+   * request budget's queue.
+   */
+  long latestStart(ApiRequest request, long now) {
+    Duration timeout = request.options().timeout().orElse(callTimeout);
+    long own = timeout.isZero() ? Ticker.NEVER : now + Checks.capped(timeout).toNanos();
+    if (!request.isPoll()) {
+      return own;
     }
-    return delay;
+    return own == Ticker.NEVER || request.deadline() - own < 0 ? request.deadline() : own;
   }
 
   private Duration delayBefore(int attempt, Outcome outcome) {

@@ -85,14 +85,11 @@ public final class Throttle {
   private final DoubleSupplier random;
   private final RetryPolicy retryPolicy;
   private final Failures failures;
-  private final Duration callTimeout;
   private final double ceiling;
   private final double ceilingBurst;
   private final Map<String, Lane> lanes = new ConcurrentHashMap<>();
 
   /**
-   * @param callTimeout the client's timeout of a call, zero for none: the longest a call not given
-   *     its own timeout is held
    * @param perSecond the request budget's rate, a ceiling on the learned one; 0 for none
    * @param burst how many requests the budget lets through at once
    */
@@ -102,7 +99,6 @@ public final class Throttle {
       DoubleSupplier random,
       RetryPolicy retryPolicy,
       Failures failures,
-      Duration callTimeout,
       double perSecond,
       int burst) {
     this.ticker = ticker;
@@ -110,7 +106,6 @@ public final class Throttle {
     this.random = random;
     this.retryPolicy = retryPolicy;
     this.failures = failures;
-    this.callTimeout = callTimeout;
     this.ceiling = perSecond > 0 ? perSecond : Double.POSITIVE_INFINITY;
     this.ceilingBurst = perSecond > 0 ? burst : Double.POSITIVE_INFINITY;
   }
@@ -123,7 +118,7 @@ public final class Throttle {
   CompletableFuture<IOException> acquire(ApiRequest request) {
     Lane lane = lane(request.url());
     long now = ticker.nanoTime();
-    long deadline = deadline(request, now);
+    long deadline = retryPolicy.latestStart(request, now);
     Duration left;
     synchronized (lane) {
       left = lane.pausedFor(now);
@@ -177,19 +172,6 @@ public final class Throttle {
         });
     turn.whenComplete((value, failure) -> delay.cancel(false));
     return turn;
-  }
-
-  /**
-   * The latest a call may still go, a {@link Ticker} reading: its own timeout (or the client's),
-   * and for a poll its wait's deadline too.
-   */
-  private long deadline(ApiRequest request, long now) {
-    Duration timeout = request.options().timeout().orElse(callTimeout);
-    long own = timeout.isZero() ? Ticker.NEVER : now + Checks.capped(timeout).toNanos();
-    if (!request.isPoll()) {
-      return own;
-    }
-    return own == Ticker.NEVER || request.deadline() - own < 0 ? request.deadline() : own;
   }
 
   private CompletableFuture<IOException> heldBack(

@@ -28,26 +28,23 @@ class ThrottleTest {
   static final HttpUrl OTHER_ORIGIN = HttpUrl.get("https://files.example.com/v1/x");
 
   final ManualTime time = new ManualTime();
-  final RetryPolicy policy =
-      new RetryPolicy(
-          2,
-          Duration.ofMillis(500),
-          Duration.ofSeconds(8),
-          Duration.ofMinutes(1),
-          time,
-          time,
-          () -> 1.0);
+  final RetryPolicy policy = policy(Duration.ZERO);
+
+  RetryPolicy policy(Duration callTimeout) {
+    return new RetryPolicy(
+        2,
+        Duration.ofMillis(500),
+        Duration.ofSeconds(8),
+        Duration.ofMinutes(1),
+        callTimeout,
+        time,
+        time,
+        () -> 1.0);
+  }
 
   Throttle throttle(double perSecond, int burst) {
     return new Throttle(
-        time,
-        time,
-        () -> 1.0,
-        policy,
-        (Failures) TestFailures.INSTANCE,
-        Duration.ZERO,
-        perSecond,
-        burst);
+        time, time, () -> 1.0, policy, (Failures) TestFailures.INSTANCE, perSecond, burst);
   }
 
   static ApiRequest poll(HttpUrl url) {
@@ -191,9 +188,8 @@ class ThrottleTest {
             time,
             time,
             () -> 1.0,
-            policy,
+            policy(Duration.ofSeconds(10)),
             (Failures) TestFailures.INSTANCE,
-            Duration.ofSeconds(10),
             0,
             0);
     throttle.observe(poll(SET), answer(429, "30"), time.nanoTime());
