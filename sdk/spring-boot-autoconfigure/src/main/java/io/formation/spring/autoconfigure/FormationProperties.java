@@ -543,7 +543,7 @@ public class FormationProperties {
 
   /** The wait of every tracked set; what is unset keeps the tracker's default wait. */
   public static class Poll {
-    /** The wait before the first poll. */
+    /** The wait after the first poll; it grows from there. */
     private Duration initialInterval;
 
     /** The longest wait between two polls. */

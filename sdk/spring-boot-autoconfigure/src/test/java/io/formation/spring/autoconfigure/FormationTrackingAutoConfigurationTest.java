@@ -11,13 +11,17 @@ import io.formation.sdk.model.Form;
 import io.formation.tracking.FormationTracker;
 import io.formation.tracking.TrackedSet;
 import io.formation.tracking.TrackingHandler;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.annotation.ImportCandidates;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -113,6 +117,24 @@ class FormationTrackingAutoConfigurationTest {
                 .toString());
     assertThat(FormationTracker.Builder.defaultPollOptions().timeout())
         .isNotEqualTo(Duration.ofDays(2));
+  }
+
+  @Test
+  void theAutoConfigurationIsRegisteredAndItsPropertiesCarryMetadata() throws Exception {
+    assertThat(ImportCandidates.load(AutoConfiguration.class, getClass().getClassLoader()))
+        .contains(FormationTrackingAutoConfiguration.class.getName());
+    String metadata;
+    try (InputStream in =
+        getClass()
+            .getClassLoader()
+            .getResourceAsStream("META-INF/spring-configuration-metadata.json")) {
+      metadata = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+    assertThat(metadata)
+        .contains(
+            "\"formation.tracking.enabled\"",
+            "\"formation.tracking.table-name\"",
+            "\"formation.tracking.poll.timeout\"");
   }
 
   @Test
