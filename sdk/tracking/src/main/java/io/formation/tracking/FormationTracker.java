@@ -309,9 +309,12 @@ public final class FormationTracker implements AutoCloseable {
     /**
      * The tracker's default wait: first poll after 5 s, growing ×1.5 to at most 5 minutes, for up
      * to 30 days, with the SDK's default {@code input_needed} grace. A formation takes hours to
-     * days: signatures and payment wait on people.
+     * days: signatures and payment wait on people. Public so that configuration that changes one of
+     * them (the Spring Boot starter's {@code formation.tracking.poll.*}) keeps the others.
+     *
+     * @return the default poll options of a tracker
      */
-    static PollOptions defaultPollOptions() {
+    public static PollOptions defaultPollOptions() {
       return PollOptions.builder()
           .initialInterval(Duration.ofSeconds(5))
           .maxInterval(Duration.ofMinutes(5))

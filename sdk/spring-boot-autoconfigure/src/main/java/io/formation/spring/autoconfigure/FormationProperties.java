@@ -72,6 +72,8 @@ public class FormationProperties {
 
   private final Sandbox sandbox = new Sandbox();
 
+  private final Tracking tracking = new Tracking();
+
   /** {@return the base URL, or null} */
   public String getBaseUrl() {
     return baseUrl;
@@ -255,6 +257,11 @@ public class FormationProperties {
     return sandbox;
   }
 
+  /** {@return the tracker's settings} */
+  public Tracking getTracking() {
+    return tracking;
+  }
+
   // Configuration ends up in logs and failure reports: the token is never part of it.
   @Override
   public String toString() {
@@ -398,6 +405,244 @@ public class FormationProperties {
      */
     public void setProfiles(List<String> profiles) {
       this.profiles = profiles;
+    }
+  }
+
+  /**
+   * The {@code FormationTracker} built when formation-tracking is on the class path and the
+   * application has a DataSource and a TrackingHandler. A value left unset keeps the tracker's
+   * default.
+   */
+  public static class Tracking {
+    /** Whether to build and start a tracker when a DataSource and a TrackingHandler exist. */
+    private boolean enabled = true;
+
+    /** The tracker's table, its own: never the table of another db-scheduler scheduler. */
+    private String tableName;
+
+    /** How many sets this instance polls at once. */
+    private Integer threads;
+
+    /** How often this instance looks in the table for sets that fall due. */
+    private Duration pollingInterval;
+
+    /** How long tracking pauses when the service refuses the client (401, 403). */
+    private Duration pauseOnRefusal;
+
+    /** How long to wait before polling again after a poll failed for a passing reason. */
+    private Duration retryAfterFailure;
+
+    /** The instance's name in the table; by default the host's name. */
+    private String instanceName;
+
+    private final Poll poll = new Poll();
+
+    /** {@return whether tracking is on} */
+    public boolean isEnabled() {
+      return enabled;
+    }
+
+    /**
+     * Sets whether tracking is on.
+     *
+     * @param enabled whether it is
+     */
+    public void setEnabled(boolean enabled) {
+      this.enabled = enabled;
+    }
+
+    /** {@return the table's name, or null for the tracker's default} */
+    public String getTableName() {
+      return tableName;
+    }
+
+    /**
+     * Sets the table's name.
+     *
+     * @param tableName the name
+     */
+    public void setTableName(String tableName) {
+      this.tableName = tableName;
+    }
+
+    /** {@return the number of polling threads, or null} */
+    public Integer getThreads() {
+      return threads;
+    }
+
+    /**
+     * Sets the number of polling threads.
+     *
+     * @param threads the number
+     */
+    public void setThreads(Integer threads) {
+      this.threads = threads;
+    }
+
+    /** {@return how often the table is looked in, or null} */
+    public Duration getPollingInterval() {
+      return pollingInterval;
+    }
+
+    /**
+     * Sets how often the table is looked in.
+     *
+     * @param pollingInterval the interval
+     */
+    public void setPollingInterval(Duration pollingInterval) {
+      this.pollingInterval = pollingInterval;
+    }
+
+    /** {@return the pause after a refusal, or null} */
+    public Duration getPauseOnRefusal() {
+      return pauseOnRefusal;
+    }
+
+    /**
+     * Sets the pause after a refusal.
+     *
+     * @param pauseOnRefusal the pause
+     */
+    public void setPauseOnRefusal(Duration pauseOnRefusal) {
+      this.pauseOnRefusal = pauseOnRefusal;
+    }
+
+    /** {@return the wait after a failed poll, or null} */
+    public Duration getRetryAfterFailure() {
+      return retryAfterFailure;
+    }
+
+    /**
+     * Sets the wait after a failed poll.
+     *
+     * @param retryAfterFailure the wait
+     */
+    public void setRetryAfterFailure(Duration retryAfterFailure) {
+      this.retryAfterFailure = retryAfterFailure;
+    }
+
+    /** {@return the instance's name, or null} */
+    public String getInstanceName() {
+      return instanceName;
+    }
+
+    /**
+     * Sets the instance's name.
+     *
+     * @param instanceName the name
+     */
+    public void setInstanceName(String instanceName) {
+      this.instanceName = instanceName;
+    }
+
+    /** {@return the wait of every tracked set} */
+    public Poll getPoll() {
+      return poll;
+    }
+  }
+
+  /** The wait of every tracked set; what is unset keeps the tracker's default wait. */
+  public static class Poll {
+    /** The wait after the first poll; it grows from there. */
+    private Duration initialInterval;
+
+    /** The longest wait between two polls. */
+    private Duration maxInterval;
+
+    /** How much the wait grows after each poll. */
+    private Double multiplier;
+
+    /** How long a set is tracked before tracking ends with a timeout. */
+    private Duration timeout;
+
+    /** How long input_needed is waited through after a submission. */
+    private Duration inputNeededGrace;
+
+    /** The window in which the first polls of sets tracked together are spread. */
+    private Duration firstPollWithin;
+
+    /** {@return the first wait, or null} */
+    public Duration getInitialInterval() {
+      return initialInterval;
+    }
+
+    /**
+     * Sets the first wait.
+     *
+     * @param initialInterval the wait
+     */
+    public void setInitialInterval(Duration initialInterval) {
+      this.initialInterval = initialInterval;
+    }
+
+    /** {@return the longest wait, or null} */
+    public Duration getMaxInterval() {
+      return maxInterval;
+    }
+
+    /**
+     * Sets the longest wait.
+     *
+     * @param maxInterval the wait
+     */
+    public void setMaxInterval(Duration maxInterval) {
+      this.maxInterval = maxInterval;
+    }
+
+    /** {@return the growth factor, or null} */
+    public Double getMultiplier() {
+      return multiplier;
+    }
+
+    /**
+     * Sets the growth factor.
+     *
+     * @param multiplier the factor
+     */
+    public void setMultiplier(Double multiplier) {
+      this.multiplier = multiplier;
+    }
+
+    /** {@return how long a set is tracked, or null} */
+    public Duration getTimeout() {
+      return timeout;
+    }
+
+    /**
+     * Sets how long a set is tracked.
+     *
+     * @param timeout the timeout
+     */
+    public void setTimeout(Duration timeout) {
+      this.timeout = timeout;
+    }
+
+    /** {@return the input_needed grace, or null} */
+    public Duration getInputNeededGrace() {
+      return inputNeededGrace;
+    }
+
+    /**
+     * Sets the input_needed grace.
+     *
+     * @param inputNeededGrace the grace
+     */
+    public void setInputNeededGrace(Duration inputNeededGrace) {
+      this.inputNeededGrace = inputNeededGrace;
+    }
+
+    /** {@return the first-poll window, or null} */
+    public Duration getFirstPollWithin() {
+      return firstPollWithin;
+    }
+
+    /**
+     * Sets the first-poll window.
+     *
+     * @param firstPollWithin the window
+     */
+    public void setFirstPollWithin(Duration firstPollWithin) {
+      this.firstPollWithin = firstPollWithin;
     }
   }
 }

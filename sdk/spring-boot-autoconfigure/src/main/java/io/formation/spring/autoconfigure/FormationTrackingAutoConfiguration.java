@@ -1,0 +1,133 @@
+package io.formation.spring.autoconfigure;
+
+import io.formation.sdk.FormationClient;
+import io.formation.sdk.PollOptions;
+import io.formation.tracking.FormationTracker;
+import io.formation.tracking.TrackingHandler;
+import java.util.function.Consumer;
+import javax.sql.DataSource;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Auto-configures a {@link FormationTracker} when formation-tracking is on the class path and the
+ * application has a {@link DataSource} and a {@link TrackingHandler}: built from the {@link
+ * FormationClient} bean and the {@code formation.tracking.*} properties ({@link
+ * FormationProperties.Tracking}), started once the context is refreshed and closed when it stops.
+ * {@code formation.tracking.enabled=false}, or a {@code FormationTracker} bean of the application's
+ * own, turns it off.
+ *
+ * <p>The tracker keeps its own db-scheduler scheduler on its own table ({@value
+ * FormationTracker#DEFAULT_TABLE} unless {@code formation.tracking.table-name} says otherwise), so
+ * db-scheduler's Spring Boot starter, when present, runs beside it without either seeing the
+ * other's tasks: the tracker's scheduler is not a bean and its task is not a {@code Task} bean.
+ */
+@AutoConfiguration(
+    after = FormationAutoConfiguration.class,
+    afterName = {
+      "org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration",
+      "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration"
+    })
+@ConditionalOnClass(FormationTracker.class)
+@ConditionalOnProperty(
+    name = "formation.tracking.enabled",
+    havingValue = "true",
+    matchIfMissing = true)
+@ConditionalOnBean({DataSource.class, TrackingHandler.class})
+@ConditionalOnMissingBean(FormationTracker.class)
+@ConditionalOnSingleCandidate(FormationClient.class)
+public class FormationTrackingAutoConfiguration {
+  /** Only Spring creates it. */
+  FormationTrackingAutoConfiguration() {}
+
+  // Closed by its lifecycle, not by the bean factory: closing twice would stop the scheduler twice.
+  @Bean(destroyMethod = "")
+  FormationTracker formationTracker(
+      FormationClient client,
+      DataSource dataSource,
+      TrackingHandler handler,
+      FormationProperties properties) {
+    FormationProperties.Tracking tracking = properties.getTracking();
+    FormationTracker.Builder builder = FormationTracker.builder(client, dataSource, handler);
+    set(tracking.getTableName(), builder::tableName);
+    set(tracking.getThreads(), builder::threads);
+    set(tracking.getPollingInterval(), builder::pollingInterval);
+    set(tracking.getPauseOnRefusal(), builder::pauseOnRefusal);
+    set(tracking.getRetryAfterFailure(), builder::retryAfterFailure);
+    set(tracking.getInstanceName(), builder::instanceName);
+    builder.pollOptions(pollOptions(tracking.getPoll()));
+    return builder.build();
+  }
+
+  @Bean
+  TrackerLifecycle formationTrackerLifecycle(FormationTracker formationTracker) {
+    return new TrackerLifecycle(formationTracker);
+  }
+
+  /** The tracker's own defaults, changed where a {@code formation.tracking.poll.*} is set. */
+  static PollOptions pollOptions(FormationProperties.Poll poll) {
+    PollOptions.Builder options = FormationTracker.Builder.defaultPollOptions().newBuilder();
+    set(poll.getInitialInterval(), options::initialInterval);
+    set(poll.getMaxInterval(), options::maxInterval);
+    set(poll.getMultiplier(), options::multiplier);
+    set(poll.getTimeout(), options::timeout);
+    set(poll.getInputNeededGrace(), options::inputNeededGrace);
+    set(poll.getFirstPollWithin(), options::firstPollWithin);
+    return options.build();
+  }
+
+  private static <T> void set(T value, Consumer<T> setter) {
+    if (value != null) {
+      setter.accept(value);
+    }
+  }
+
+  /**
+   * Starts the auto-configured tracker when the context is refreshed, and closes it when the
+   * context stops, before the client and the DataSource it polls with are closed. Closed also if
+   * the context never started it, so that no scheduler thread outlives a failed startup.
+   */
+  static final class TrackerLifecycle implements SmartLifecycle, AutoCloseable {
+    private final FormationTracker tracker;
+    private boolean running;
+    private boolean closed;
+
+    TrackerLifecycle(FormationTracker tracker) {
+      this.tracker = tracker;
+    }
+
+    @Override
+    public synchronized void start() {
+      if (!closed && !running) {
+        tracker.start();
+        running = true;
+      }
+    }
+
+    @Override
+    public synchronized void stop() {
+      // db-scheduler's scheduler cannot start again once stopped: stopping is closing.
+      close();
+    }
+
+    @Override
+    public synchronized boolean isRunning() {
+      return running;
+    }
+
+    @Override
+    public synchronized void close() {
+      if (!closed) {
+        closed = true;
+        running = false;
+        tracker.close();
+      }
+    }
+  }
+}
