@@ -32,9 +32,6 @@ public final class Transport {
   /** How often blocking calls are checked for an interrupted caller: OkHttp ignores interrupts. */
   private static final Duration INTERRUPT_CHECK = Duration.ofMillis(100);
 
-  /** The send time of an attempt that never went out. */
-  private static final long NOT_SENT = Long.MIN_VALUE;
-
   private final OkHttpClient http;
   private final RetryPolicy retryPolicy;
   private final Throttle throttle;
@@ -120,9 +117,9 @@ public final class Transport {
   public <T> T send(ApiRequest request, Function<JsonResponse, T> reader) {
     boolean reported = false;
     for (int attempt = 1; ; ) {
-      IOException held;
       try {
-        held = Sleeper.await(throttle.acquire(request));
+        // The throttle lets a call go or refuses it (an exception); it never sends one itself.
+        Sleeper.await(throttle.acquire(request));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         unanswered(request, attempt, reported, 0);
@@ -140,7 +137,7 @@ public final class Transport {
         events.attemptStarted(request, attempt, retryPolicy.maxAttempts(request));
         reported = true;
       }
-      Outcome outcome = held != null ? Outcome.notSent(held) : attempt(request);
+      Outcome outcome = attempt(request);
       if (heldByPause(outcome)) {
         continue;
       }
@@ -249,7 +246,7 @@ public final class Transport {
       return;
     }
     turn.whenComplete(
-        (held, error) ->
+        (ignored, error) ->
             operation.run(
                 () -> {
                   if (operation.isDone() || error != null) {
@@ -262,12 +259,7 @@ public final class Transport {
                   if (!reported) {
                     events.attemptStarted(request, attempt, retryPolicy.maxAttempts(request));
                   }
-                  if (held != null) {
-                    afterAttempt(
-                        request, reader, attempt, operation, Outcome.notSent(held), 0, NOT_SENT);
-                  } else {
-                    sendAttempt(request, reader, attempt, operation);
-                  }
+                  sendAttempt(request, reader, attempt, operation);
                 }));
   }
 
@@ -349,9 +341,7 @@ public final class Transport {
       Outcome outcome,
       long nanos,
       long sentAt) {
-    if (sentAt != NOT_SENT) {
-      throttle.observe(request, outcome, sentAt);
-    }
+    throttle.observe(request, outcome, sentAt);
     Duration delay = closed ? null : retryPolicy.delayAfter(request, attempt, outcome);
     events.attemptFinished(
         request, attempt, retryPolicy.maxAttempts(request), outcome, nanos, delay);
