@@ -1,7 +1,7 @@
 package io.formation.sdk;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.util.Objects;
+import io.formation.sdk.internal.Checks;
 import java.util.Optional;
 
 /**
@@ -45,13 +45,15 @@ public record ApiError(
    * @param raw the error object as sent; a copy is returned
    */
   public ApiError {
-    Objects.requireNonNull(status, "status");
-    Objects.requireNonNull(code, "code");
-    Objects.requireNonNull(title, "title");
-    Objects.requireNonNull(detail, "detail");
-    Objects.requireNonNull(pointer, "pointer");
-    Objects.requireNonNull(parameter, "parameter");
-    Objects.requireNonNull(raw, "raw");
+    Checks.nonNull(
+        "status code title detail pointer parameter raw",
+        status,
+        code,
+        title,
+        detail,
+        pointer,
+        parameter,
+        raw);
   }
 
   /** {@return the error object as sent, including members the SDK does not model} */

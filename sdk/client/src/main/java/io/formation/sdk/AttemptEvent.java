@@ -1,7 +1,7 @@
 package io.formation.sdk;
 
+import io.formation.sdk.internal.Checks;
 import java.time.Duration;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -45,10 +45,6 @@ public record AttemptEvent(
    * @param failure why the attempt failed without an answer, if it did
    */
   public AttemptEvent {
-    Objects.requireNonNull(method, "method");
-    Objects.requireNonNull(url, "url");
-    Objects.requireNonNull(took, "took");
-    Objects.requireNonNull(requestId, "requestId");
-    Objects.requireNonNull(failure, "failure");
+    Checks.nonNull("method url took requestId failure", method, url, took, requestId, failure);
   }
 }

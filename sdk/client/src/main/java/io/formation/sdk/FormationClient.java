@@ -431,7 +431,7 @@ public final class FormationClient implements AutoCloseable {
      * @return this builder
      */
     public Builder maxRetryAfter(Duration max) {
-      this.maxRetryAfter = nonNegative("maxRetryAfter", max);
+      this.maxRetryAfter = Checks.nonNegative("maxRetryAfter", max);
       return this;
     }
 
@@ -603,14 +603,6 @@ public final class FormationClient implements AutoCloseable {
 
     private static Duration timeout(String name, Duration value) {
       return Timeout.http(name, value).value();
-    }
-
-    private static Duration nonNegative(String name, Duration value) {
-      Objects.requireNonNull(value, name);
-      if (value.isNegative()) {
-        throw new IllegalArgumentException(name + " must not be negative, was " + value);
-      }
-      return value;
     }
   }
 }

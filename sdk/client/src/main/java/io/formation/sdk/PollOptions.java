@@ -1,5 +1,6 @@
 package io.formation.sdk;
 
+import io.formation.sdk.internal.Checks;
 import io.formation.sdk.internal.Timeout;
 import io.formation.sdk.model.DocumentSet;
 import java.time.Duration;
@@ -194,7 +195,7 @@ public final class PollOptions {
      * @return this builder
      */
     public Builder initialInterval(Duration interval) {
-      this.initialInterval = positive("initialInterval", interval);
+      this.initialInterval = Checks.positive("initialInterval", interval);
       return this;
     }
 
@@ -219,7 +220,7 @@ public final class PollOptions {
      * @return this builder
      */
     public Builder maxInterval(Duration interval) {
-      this.maxInterval = positive("maxInterval", interval);
+      this.maxInterval = Checks.positive("maxInterval", interval);
       return this;
     }
 
@@ -257,11 +258,7 @@ public final class PollOptions {
      * @return this builder
      */
     public Builder inputNeededGrace(Duration grace) {
-      Objects.requireNonNull(grace, "grace");
-      if (grace.isNegative()) {
-        throw new IllegalArgumentException("inputNeededGrace must not be negative, was " + grace);
-      }
-      this.inputNeededGrace = grace;
+      this.inputNeededGrace = Checks.nonNegative("inputNeededGrace", grace);
       return this;
     }
 
@@ -273,11 +270,7 @@ public final class PollOptions {
      * @return this builder
      */
     public Builder firstPollWithin(Duration window) {
-      Objects.requireNonNull(window, "window");
-      if (window.isNegative()) {
-        throw new IllegalArgumentException("firstPollWithin must not be negative, was " + window);
-      }
-      this.firstPollWithin = window;
+      this.firstPollWithin = Checks.nonNegative("firstPollWithin", window);
       return this;
     }
 
@@ -316,14 +309,6 @@ public final class PollOptions {
             "initialInterval " + initialInterval + " exceeds maxInterval " + maxInterval);
       }
       return new PollOptions(this);
-    }
-
-    private static Duration positive(String name, Duration value) {
-      Objects.requireNonNull(value, name);
-      if (value.isNegative() || value.isZero()) {
-        throw new IllegalArgumentException(name + " must be positive, was " + value);
-      }
-      return value;
     }
   }
 }

@@ -1,9 +1,9 @@
 package io.formation.sdk;
 
+import io.formation.sdk.internal.Checks;
 import io.formation.sdk.model.DocumentSet;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -72,11 +72,8 @@ public record PollResult(
    * @param nextPollAt when to poll next
    */
   public PollResult {
-    Objects.requireNonNull(kind, "kind");
-    Objects.requireNonNull(waitState, "waitState");
-    Objects.requireNonNull(set, "set");
-    Objects.requireNonNull(failure, "failure");
-    Objects.requireNonNull(nextPollAt, "nextPollAt");
+    Checks.nonNull(
+        "kind waitState set failure nextPollAt", kind, waitState, set, failure, nextPollAt);
   }
 
   /**

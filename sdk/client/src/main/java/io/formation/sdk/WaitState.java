@@ -88,11 +88,8 @@ public final class WaitState {
     this.started = millis(Objects.requireNonNull(started, "started"));
     Objects.requireNonNull(deadline, "deadline");
     this.deadline = deadline.equals(Instant.MAX) ? Instant.MAX : millis(deadline);
-    Objects.requireNonNull(interval, "interval");
-    if (interval.isNegative() || interval.isZero()) {
-      throw new IllegalArgumentException("interval must be positive, was " + interval);
-    }
-    Duration ms = Duration.ofMillis(Checks.capped(interval).toMillis());
+    Duration ms =
+        Duration.ofMillis(Checks.capped(Checks.positive("interval", interval)).toMillis());
     this.interval = ms.isZero() ? Duration.ofMillis(1) : ms;
     this.lastState = lastState;
     this.lastSubmission = lastSubmission == null ? null : millis(lastSubmission);

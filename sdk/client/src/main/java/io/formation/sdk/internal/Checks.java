@@ -1,6 +1,7 @@
 package io.formation.sdk.internal;
 
 import java.time.Duration;
+import java.util.Objects;
 
 /** The value rules the SDK applies in more than one place, each written once. */
 public final class Checks {
@@ -52,6 +53,57 @@ public final class Checks {
       throw new IllegalArgumentException("maxRetries must not be negative, was " + maxRetries);
     }
     return maxRetries;
+  }
+
+  /**
+   * Checks a record's components at once: the first null one fails with a {@link
+   * NullPointerException} whose message is its name, as {@code Objects.requireNonNull(value, name)}
+   * would give.
+   *
+   * @param names the components' names, separated by single spaces, in the order of {@code values}
+   * @throws IllegalArgumentException if there are not as many names as values (a bug of the caller)
+   */
+  public static void nonNull(String names, Object... values) {
+    int count = 1;
+    for (int i = 0; i < names.length(); i++) {
+      if (names.charAt(i) == ' ') {
+        count++;
+      }
+    }
+    if (count != values.length) {
+      throw new IllegalArgumentException(count + " names for " + values.length + " values");
+    }
+    for (int i = 0; i < values.length; i++) {
+      if (values[i] == null) {
+        throw new NullPointerException(names.split(" ")[i]);
+      }
+    }
+  }
+
+  /**
+   * A duration setting that must be more than zero (a poll interval, a wait's timeout).
+   *
+   * @throws IllegalArgumentException naming the setting, if zero or negative
+   */
+  public static Duration positive(String name, Duration value) {
+    Objects.requireNonNull(value, name);
+    if (value.isNegative() || value.isZero()) {
+      throw new IllegalArgumentException(name + " must be positive, was " + value);
+    }
+    return value;
+  }
+
+  /**
+   * A duration setting where zero means "none" or "at once" (a grace, a window, a cap).
+   *
+   * @throws IllegalArgumentException naming the setting, if negative
+   */
+  public static Duration nonNegative(String name, Duration value) {
+    Objects.requireNonNull(value, name);
+    if (value.isNegative()) {
+      throw new IllegalArgumentException(name + " must not be negative, was " + value);
+    }
+    return value;
   }
 
   /** The duration, at most {@link #LONGEST}. */

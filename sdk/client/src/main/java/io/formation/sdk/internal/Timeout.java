@@ -51,10 +51,6 @@ public record Timeout(Duration value) {
    * @throws IllegalArgumentException if not positive
    */
   public static Timeout wait(String name, Duration value) {
-    Objects.requireNonNull(value, name);
-    if (value.isNegative() || value.isZero()) {
-      throw new IllegalArgumentException(name + " must be positive, was " + value);
-    }
-    return new Timeout(value);
+    return new Timeout(Checks.positive(name, value));
   }
 }

@@ -1,7 +1,7 @@
 package io.formation.sdk.model;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.util.Objects;
+import io.formation.sdk.internal.Checks;
 import java.util.Optional;
 
 /**
@@ -29,9 +29,7 @@ public record ActionResult(
    * @param documentSet the document set, if the body was one
    */
   public ActionResult {
-    Objects.requireNonNull(body, "body");
-    Objects.requireNonNull(form, "form");
-    Objects.requireNonNull(documentSet, "documentSet");
+    Checks.nonNull("body form documentSet", body, form, documentSet);
   }
 
   /** {@return the body as sent; a missing node if the body was empty; a copy} */

@@ -1,8 +1,8 @@
 package io.formation.sdk.model;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.formation.sdk.internal.Checks;
 import java.net.URI;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -31,10 +31,7 @@ public record DocumentSet(String id, DocumentSetState state, Optional<URI> appLi
    *     field the SDK does not model; a copy is returned
    */
   public DocumentSet {
-    Objects.requireNonNull(id, "id");
-    Objects.requireNonNull(state, "state");
-    Objects.requireNonNull(appLink, "appLink");
-    Objects.requireNonNull(raw, "raw");
+    Checks.nonNull("id state appLink raw", id, state, appLink, raw);
   }
 
   /** {@return the resource as sent, with every field the SDK does not model; a copy} */

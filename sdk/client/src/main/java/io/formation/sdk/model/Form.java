@@ -1,9 +1,9 @@
 package io.formation.sdk.model;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.formation.sdk.internal.Checks;
 import java.util.List;
 import java.util.Locale;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -43,12 +43,8 @@ public record Form(
    * @param raw the form as sent, with every field the SDK does not model
    */
   public Form {
-    Objects.requireNonNull(id, "id");
-    Objects.requireNonNull(schema, "schema");
-    Objects.requireNonNull(uiSchema, "uiSchema");
-    Objects.requireNonNull(values, "values");
+    Checks.nonNull("id schema uiSchema values raw", id, schema, uiSchema, values, raw);
     actions = List.copyOf(actions);
-    Objects.requireNonNull(raw, "raw");
   }
 
   /** {@return the JSON Schema; a copy, so changing it does not change the form} */

@@ -2,7 +2,6 @@ package io.formation.sdk.model;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.formation.sdk.internal.Checks;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -32,11 +31,7 @@ public record FormAction(
    * @param raw the action object as sent; a copy is returned
    */
   public FormAction {
-    Objects.requireNonNull(method, "method");
-    Objects.requireNonNull(url, "url");
-    Objects.requireNonNull(name, "name");
-    Objects.requireNonNull(label, "label");
-    Objects.requireNonNull(raw, "raw");
+    Checks.nonNull("method url name label raw", method, url, name, label, raw);
     if (url.isBlank()) {
       throw new IllegalArgumentException("An action needs a url");
     }

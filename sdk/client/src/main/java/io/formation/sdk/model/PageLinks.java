@@ -1,6 +1,6 @@
 package io.formation.sdk.model;
 
-import java.util.Objects;
+import io.formation.sdk.internal.Checks;
 import java.util.Optional;
 
 /**
@@ -33,10 +33,6 @@ public record PageLinks(
    * @param last the last page
    */
   public PageLinks {
-    Objects.requireNonNull(self, "self");
-    Objects.requireNonNull(first, "first");
-    Objects.requireNonNull(prev, "prev");
-    Objects.requireNonNull(next, "next");
-    Objects.requireNonNull(last, "last");
+    Checks.nonNull("self first prev next last", self, first, prev, next, last);
   }
 }

@@ -1,7 +1,7 @@
 package io.formation.sdk.model;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.util.Objects;
+import io.formation.sdk.internal.Checks;
 import java.util.Optional;
 
 /**
@@ -28,9 +28,7 @@ public record Team(String id, String name, JsonNode raw) {
    *     returned
    */
   public Team {
-    Objects.requireNonNull(id, "id");
-    Objects.requireNonNull(name, "name");
-    Objects.requireNonNull(raw, "raw");
+    Checks.nonNull("id name raw", id, name, raw);
   }
 
   /** {@return the resource object as sent, with any attributes the SDK does not model; a copy} */
