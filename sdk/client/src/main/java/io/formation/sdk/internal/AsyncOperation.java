@@ -178,29 +178,25 @@ public final class AsyncOperation<T> {
 
     @Override
     public boolean complete(T value) {
-      boolean completed = super.complete(value);
-      if (completed) {
-        operation.end();
-      }
-      return completed;
+      return endIf(super.complete(value));
     }
 
     @Override
     public boolean completeExceptionally(Throwable error) {
-      boolean completed = super.completeExceptionally(error);
-      if (completed) {
-        operation.end();
-      }
-      return completed;
+      return endIf(super.completeExceptionally(error));
     }
 
     @Override
     public boolean cancel(boolean mayInterruptIfRunning) {
-      boolean cancelled = super.cancel(mayInterruptIfRunning);
-      if (cancelled) {
+      return endIf(super.cancel(mayInterruptIfRunning));
+    }
+
+    /** Ends the operation when this call is the one that completed the future. */
+    private boolean endIf(boolean completedByThisCall) {
+      if (completedByThisCall) {
         operation.end();
       }
-      return cancelled;
+      return completedByThisCall;
     }
   }
 }

@@ -106,13 +106,7 @@ public final class Compatibility {
             + "    </exclusion>\n"
             + "  </exclusions>\n"
             + "and, if your own code uses OkHttp, depend on OkHttp 5:\n"
-            + "  <dependency>\n"
-            + "    <groupId>com.squareup.okhttp3</groupId>\n"
-            + "    <artifactId>okhttp-jvm</artifactId>\n"
-            + "    <version>"
-            + OKHTTP_TESTED
-            + "</version>\n"
-            + "  </dependency>");
+            + dependency("com.squareup.okhttp3", "okhttp-jvm", OKHTTP_TESTED));
   }
 
   /**
@@ -135,13 +129,7 @@ public final class Compatibility {
             + " that manages Okio, or okio.version).\n"
             + "Fix: find what pins it with `mvn dependency:tree -Dincludes=com.squareup.okio`, and"
             + " give OkHttp its own Okio. In <dependencyManagement><dependencies>:\n"
-            + "  <dependency>\n"
-            + "    <groupId>com.squareup.okio</groupId>\n"
-            + "    <artifactId>okio-jvm</artifactId>\n"
-            + "    <version>"
-            + OKIO_TESTED
-            + "</version>\n"
-            + "  </dependency>");
+            + dependency("com.squareup.okio", "okio-jvm", OKIO_TESTED));
   }
 
   /**
@@ -195,13 +183,7 @@ public final class Compatibility {
             + "</kotlin.version>\n"
             + "  </properties>\n"
             + "otherwise, in <dependencyManagement><dependencies>:\n"
-            + "  <dependency>\n"
-            + "    <groupId>org.jetbrains.kotlin</groupId>\n"
-            + "    <artifactId>kotlin-stdlib</artifactId>\n"
-            + "    <version>"
-            + KOTLIN_TESTED
-            + "</version>\n"
-            + "  </dependency>");
+            + dependency("org.jetbrains.kotlin", "kotlin-stdlib", KOTLIN_TESTED));
   }
 
   static Optional<String> jacksonProblem(String artifact, String found) {
@@ -219,15 +201,26 @@ public final class Compatibility {
             + "Fix: align every Jackson module with Jackson's BOM (under Spring Boot's parent,"
             + " set the property jackson-bom.version instead; jackson-2-bom.version on Spring"
             + " Boot 4). In <dependencyManagement><dependencies>:\n"
-            + "  <dependency>\n"
-            + "    <groupId>com.fasterxml.jackson</groupId>\n"
-            + "    <artifactId>jackson-bom</artifactId>\n"
-            + "    <version>"
-            + JACKSON_TESTED
-            + "</version>\n"
-            + "    <type>pom</type>\n"
-            + "    <scope>import</scope>\n"
-            + "  </dependency>");
+            + dependency(
+                "com.fasterxml.jackson",
+                "jackson-bom",
+                JACKSON_TESTED,
+                "<type>pom</type>",
+                "<scope>import</scope>"));
+  }
+
+  /** The Maven {@code <dependency>} a fix asks for, indented as in a pom. */
+  private static String dependency(
+      String groupId, String artifactId, String version, String... more) {
+    StringBuilder xml =
+        new StringBuilder("  <dependency>\n")
+            .append("    <groupId>" + groupId + "</groupId>\n")
+            .append("    <artifactId>" + artifactId + "</artifactId>\n")
+            .append("    <version>" + version + "</version>\n");
+    for (String element : more) {
+      xml.append("    ").append(element).append('\n');
+    }
+    return xml.append("  </dependency>").toString();
   }
 
   /**
