@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * How a {@link FormationSandbox} behaves. Immutable: start from {@link #defaults()} and change what
@@ -74,17 +75,7 @@ public final class SandboxOptions {
   static final String COMPLETE = "complete";
   private static final int MAX_TEAM_COUNT = 100_000;
 
-  private static final SandboxOptions DEFAULTS =
-      new SandboxOptions(
-          DEFAULT_TOKEN,
-          DEFAULT_TEAM_COUNT,
-          DEFAULT_PROGRESSION,
-          DEFAULT_STEP_DELAY,
-          DEFAULT_PROCESSING_LAG,
-          false,
-          Faults.none(),
-          Clock.systemUTC(),
-          0);
+  private static final SandboxOptions DEFAULTS = new SandboxOptions(new Draft());
 
   private final String token;
   private final int teamCount;
@@ -96,40 +87,65 @@ public final class SandboxOptions {
   private final Clock clock;
   private final int port;
 
-  private SandboxOptions(
-      String token,
-      int teamCount,
-      List<String> progression,
-      Duration stepDelay,
-      Duration processingLag,
-      boolean review,
-      Faults faults,
-      Clock clock,
-      int port) {
-    Objects.requireNonNull(token, "token");
+  /** The options as they are being changed by a {@code with...} method; the defaults at first. */
+  private static final class Draft {
+    String token = DEFAULT_TOKEN;
+    int teamCount = DEFAULT_TEAM_COUNT;
+    List<String> progression = DEFAULT_PROGRESSION;
+    Duration stepDelay = DEFAULT_STEP_DELAY;
+    Duration processingLag = DEFAULT_PROCESSING_LAG;
+    boolean review;
+    Faults faults = Faults.none();
+    Clock clock = Clock.systemUTC();
+    int port;
+
+    Draft() {}
+
+    Draft(SandboxOptions options) {
+      token = options.token;
+      teamCount = options.teamCount;
+      progression = options.progression;
+      stepDelay = options.stepDelay;
+      processingLag = options.processingLag;
+      review = options.review;
+      faults = options.faults;
+      clock = options.clock;
+      port = options.port;
+    }
+  }
+
+  /** A copy with one option changed, checked as a whole as every {@code SandboxOptions} is. */
+  private SandboxOptions copy(Consumer<Draft> change) {
+    Draft draft = new Draft(this);
+    change.accept(draft);
+    return new SandboxOptions(draft);
+  }
+
+  private SandboxOptions(Draft draft) {
+    String token = Objects.requireNonNull(draft.token, "token");
     // A token with spaces could never arrive intact in an Authorization header.
     if (token.isEmpty() || token.chars().anyMatch(c -> c <= ' ' || c > '~')) {
       throw new IllegalArgumentException("token must be non-empty printable ASCII without spaces");
     }
-    if (teamCount < 0 || teamCount > MAX_TEAM_COUNT) {
+    if (draft.teamCount < 0 || draft.teamCount > MAX_TEAM_COUNT) {
       throw new IllegalArgumentException("teamCount must be between 0 and " + MAX_TEAM_COUNT);
     }
-    this.progression = checkProgression(progression);
-    if (review && this.progression.size() < 3) {
+    this.progression = checkProgression(draft.progression);
+    if (draft.review && this.progression.size() < 3) {
       throw new IllegalArgumentException(
           "review needs a progression of at least three states: it happens in the second one");
     }
-    this.stepDelay = nonNegative("stepDelay", stepDelay);
-    this.processingLag = nonNegative("processingLag", processingLag);
-    if (port < 0 || port > 65_535) {
+    this.stepDelay = nonNegative("stepDelay", draft.stepDelay);
+    this.processingLag = nonNegative("processingLag", draft.processingLag);
+    if (draft.port < 0 || draft.port > 65_535) {
       throw new IllegalArgumentException("port must be between 0 and 65535");
     }
     this.token = token;
-    this.teamCount = teamCount;
-    this.review = review;
-    this.faults = Objects.requireNonNull(faults, "faults");
-    this.clock = Objects.requireNonNull(clock, "clock");
-    this.port = port;
+    this.teamCount = draft.teamCount;
+    this.review = draft.review;
+    this.faults = Objects.requireNonNull(draft.faults, "faults");
+    this.clock = Objects.requireNonNull(draft.clock, "clock");
+    this.port = draft.port;
   }
 
   private static List<String> checkProgression(List<String> progression) {
@@ -162,14 +178,12 @@ public final class SandboxOptions {
 
   /** Returns a copy accepting this bearer token instead. */
   public SandboxOptions withToken(String token) {
-    return new SandboxOptions(
-        token, teamCount, progression, stepDelay, processingLag, review, faults, clock, port);
+    return copy(draft -> draft.token = token);
   }
 
   /** Returns a copy listing this many teams (0 to 100,000) instead. */
   public SandboxOptions withTeamCount(int teamCount) {
-    return new SandboxOptions(
-        token, teamCount, progression, stepDelay, processingLag, review, faults, clock, port);
+    return copy(draft -> draft.teamCount = teamCount);
   }
 
   /**
@@ -177,14 +191,12 @@ public final class SandboxOptions {
    * none may be {@code input_needed}.
    */
   public SandboxOptions withProgression(List<String> progression) {
-    return new SandboxOptions(
-        token, teamCount, progression, stepDelay, processingLag, review, faults, clock, port);
+    return copy(draft -> draft.progression = progression);
   }
 
   /** Returns a copy spending this long in each state of the progression; zero skips to the end. */
   public SandboxOptions withStepDelay(Duration stepDelay) {
-    return new SandboxOptions(
-        token, teamCount, progression, stepDelay, processingLag, review, faults, clock, port);
+    return copy(draft -> draft.stepDelay = stepDelay);
   }
 
   /**
@@ -192,8 +204,7 @@ public final class SandboxOptions {
    * service does while it processes the values. Zero starts the progression at once.
    */
   public SandboxOptions withProcessingLag(Duration processingLag) {
-    return new SandboxOptions(
-        token, teamCount, progression, stepDelay, processingLag, review, faults, clock, port);
+    return copy(draft -> draft.processingLag = processingLag);
   }
 
   /**
@@ -209,14 +220,12 @@ public final class SandboxOptions {
    * schema with {@link FormValidator}.
    */
   public SandboxOptions withReview(boolean review) {
-    return new SandboxOptions(
-        token, teamCount, progression, stepDelay, processingLag, review, faults, clock, port);
+    return copy(draft -> draft.review = review);
   }
 
   /** Returns a copy injecting these faults. */
   public SandboxOptions withFaults(Faults faults) {
-    return new SandboxOptions(
-        token, teamCount, progression, stepDelay, processingLag, review, faults, clock, port);
+    return copy(draft -> draft.faults = faults);
   }
 
   /**
@@ -224,14 +233,12 @@ public final class SandboxOptions {
    * recorded times all follow it, so a test steps through them without sleeping.
    */
   public SandboxOptions withClock(Clock clock) {
-    return new SandboxOptions(
-        token, teamCount, progression, stepDelay, processingLag, review, faults, clock, port);
+    return copy(draft -> draft.clock = clock);
   }
 
   /** Returns a copy listening on this port of 127.0.0.1; 0 picks a free one. */
   public SandboxOptions withPort(int port) {
-    return new SandboxOptions(
-        token, teamCount, progression, stepDelay, processingLag, review, faults, clock, port);
+    return copy(draft -> draft.port = port);
   }
 
   /** Returns the bearer token the sandbox accepts; default {@value #DEFAULT_TOKEN}. */
