@@ -22,22 +22,15 @@ import java.util.function.DoubleSupplier;
  * partner from here only: the options' {@link PollOptions#onStateChange() listener} and the
  * result's {@link PollResult.Kind#CHANGED}, with the client's {@link FormationListener} told for
  * metrics.
+ *
+ * @param options how the wait polls
+ * @param random the jitter's source
+ * @param retryPolicy the least gap and the Retry-After cap, shared with the transport's retries
+ * @param events the client's listener, told of polls and state changes for metrics
  */
-final class Poller {
+record Poller(PollOptions options, DoubleSupplier random, RetryPolicy retryPolicy, Events events) {
   /** No two polls of one wait come closer than this, whatever the options or the service say. */
   static final Duration MIN_GAP = RetryPolicy.MIN_GAP;
-
-  private final PollOptions options;
-  private final DoubleSupplier random;
-  private final RetryPolicy retryPolicy;
-  private final Events events;
-
-  Poller(PollOptions options, DoubleSupplier random, RetryPolicy retryPolicy, Events events) {
-    this.options = options;
-    this.random = random;
-    this.retryPolicy = retryPolicy;
-    this.events = events;
-  }
 
   /**
    * When a wait taken up now polls first: when its next poll is due, or, if that has passed (a wait

@@ -16,20 +16,14 @@ import java.util.function.Function;
  * Turns what the last attempt produced into the caller's result, or into the exception that says
  * what went wrong. Every exception about an answer of the service is made here, so service text is
  * redacted (the token a service may echo) and capped in one place.
+ *
+ * @param retryPolicy reads the {@code Retry-After} an exception carries
+ * @param failures makes the exceptions
+ * @param maxResponseBytes the most of a body that is read, for the message of one cut there
  */
-final class Responses {
+record Responses(RetryPolicy retryPolicy, Failures failures, long maxResponseBytes) {
   /** The most of an error body an exception keeps. */
   static final int KEPT_BODY_CHARS = 64 * 1024;
-
-  private final RetryPolicy retryPolicy;
-  private final Failures failures;
-  private final long maxResponseBytes;
-
-  Responses(RetryPolicy retryPolicy, Failures failures, long maxResponseBytes) {
-    this.retryPolicy = retryPolicy;
-    this.failures = failures;
-    this.maxResponseBytes = maxResponseBytes;
-  }
 
   /** The result read from a successful outcome, else the exception for it. */
   <T> T finish(

@@ -11,8 +11,26 @@ import okhttp3.Headers;
  * Decides whether a failed attempt is tried again and after how long: the one home of the retry
  * rules, shared by the blocking and the async transport so both retry the same way. The statuses
  * the rules turn on stand side by side here.
+ *
+ * @param maxRetries the client's retries after the first attempt; a call's own options may differ
+ * @param baseDelay the first backoff without {@code Retry-After}, doubled on each retry
+ * @param maxDelay the longest backoff without {@code Retry-After}
+ * @param maxRetryAfter the longest Retry-After waited out; also the longest the client pauses an
+ *     origin
+ * @param callTimeout the client's timeout of one attempt, for a request's deadline
+ * @param clock reads the dates of {@code Retry-After}
+ * @param ticker measures how long a call has been held
+ * @param random the jitter's source
  */
-public final class RetryPolicy {
+public record RetryPolicy(
+    int maxRetries,
+    Duration baseDelay,
+    Duration maxDelay,
+    Duration maxRetryAfter,
+    Duration callTimeout,
+    Clock clock,
+    Ticker ticker,
+    DoubleSupplier random) {
   /**
    * Retried: "try again later". A POST only on 429, which says the service did not act on it; the
    * others may come after the service acted.
@@ -43,34 +61,6 @@ public final class RetryPolicy {
 
   private static final Set<String> IDEMPOTENT_METHODS =
       Set.of("GET", "HEAD", "OPTIONS", "PUT", "DELETE");
-
-  private final int maxRetries;
-  private final Duration baseDelay;
-  private final Duration maxDelay;
-  private final Duration maxRetryAfter;
-  private final Duration callTimeout;
-  private final Clock clock;
-  private final Ticker ticker;
-  private final DoubleSupplier random;
-
-  public RetryPolicy(
-      int maxRetries,
-      Duration baseDelay,
-      Duration maxDelay,
-      Duration maxRetryAfter,
-      Duration callTimeout,
-      Clock clock,
-      Ticker ticker,
-      DoubleSupplier random) {
-    this.maxRetries = maxRetries;
-    this.baseDelay = baseDelay;
-    this.maxDelay = maxDelay;
-    this.maxRetryAfter = maxRetryAfter;
-    this.callTimeout = callTimeout;
-    this.clock = clock;
-    this.ticker = ticker;
-    this.random = random;
-  }
 
   /**
    * The wait before the next attempt, or null when the outcome is final: no retries left, not
@@ -143,11 +133,6 @@ public final class RetryPolicy {
 
   private static Duration atLeastMinGap(Duration delay) {
     return delay.compareTo(MIN_GAP) < 0 ? MIN_GAP : delay;
-  }
-
-  /** The longest Retry-After waited out; also the longest the client pauses an origin. */
-  Duration maxRetryAfter() {
-    return maxRetryAfter;
   }
 
   /** How many attempts a call may make in all. */
