@@ -1,10 +1,11 @@
 package io.formation.spring.autoconfigure;
 
+import static io.formation.spring.autoconfigure.PropertiesToBuilder.set;
+
 import io.formation.sdk.FormationClient;
 import io.formation.sdk.PollOptions;
 import io.formation.tracking.FormationTracker;
 import io.formation.tracking.TrackingHandler;
-import java.util.function.Consumer;
 import javax.sql.DataSource;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -55,12 +56,16 @@ public class FormationTrackingAutoConfiguration {
       FormationProperties properties) {
     FormationProperties.Tracking tracking = properties.getTracking();
     FormationTracker.Builder builder = FormationTracker.builder(client, dataSource, handler);
-    set(tracking.getTableName(), builder::tableName);
-    set(tracking.getThreads(), builder::threads);
-    set(tracking.getPollingInterval(), builder::pollingInterval);
-    set(tracking.getPauseOnRefusal(), builder::pauseOnRefusal);
-    set(tracking.getRetryAfterFailure(), builder::retryAfterFailure);
-    set(tracking.getInstanceName(), builder::instanceName);
+    String prefix = "formation.tracking.";
+    set(prefix + "table-name", tracking.getTableName(), builder::tableName);
+    set(prefix + "threads", tracking.getThreads(), builder::threads);
+    set(prefix + "polling-interval", tracking.getPollingInterval(), builder::pollingInterval);
+    set(prefix + "pause-on-refusal", tracking.getPauseOnRefusal(), builder::pauseOnRefusal);
+    set(
+        prefix + "retry-after-failure",
+        tracking.getRetryAfterFailure(),
+        builder::retryAfterFailure);
+    set(prefix + "instance-name", tracking.getInstanceName(), builder::instanceName);
     builder.pollOptions(pollOptions(tracking.getPoll()));
     return builder.build();
   }
@@ -73,18 +78,18 @@ public class FormationTrackingAutoConfiguration {
   /** The tracker's own defaults, changed where a {@code formation.tracking.poll.*} is set. */
   static PollOptions pollOptions(FormationProperties.Poll poll) {
     PollOptions.Builder options = FormationTracker.Builder.defaultPollOptions().newBuilder();
-    set(poll.getInitialInterval(), options::initialInterval);
-    set(poll.getMaxInterval(), options::maxInterval);
-    set(poll.getMultiplier(), options::multiplier);
-    set(poll.getTimeout(), options::timeout);
-    set(poll.getInputNeededGrace(), options::inputNeededGrace);
-    set(poll.getFirstPollWithin(), options::firstPollWithin);
-    return options.build();
-  }
-
-  private static <T> void set(T value, Consumer<T> setter) {
-    if (value != null) {
-      setter.accept(value);
+    String prefix = "formation.tracking.poll.";
+    set(prefix + "initial-interval", poll.getInitialInterval(), options::initialInterval);
+    set(prefix + "max-interval", poll.getMaxInterval(), options::maxInterval);
+    set(prefix + "multiplier", poll.getMultiplier(), options::multiplier);
+    set(prefix + "timeout", poll.getTimeout(), options::timeout);
+    set(prefix + "input-needed-grace", poll.getInputNeededGrace(), options::inputNeededGrace);
+    set(prefix + "first-poll-within", poll.getFirstPollWithin(), options::firstPollWithin);
+    try {
+      return options.build();
+    } catch (IllegalArgumentException e) {
+      // The one rule between two settings: the first interval may not exceed the longest.
+      throw new InvalidFormationPropertyException(prefix + "initial-interval", e.getMessage());
     }
   }
 

@@ -114,7 +114,13 @@ final class PropertiesToBuilder {
     }
   }
 
-  private static <T> void set(String property, T value, Consumer<T> setter) {
+  /**
+   * Gives the setter the property's value, if it is set; a value the setter refuses stops the
+   * application naming the property, with the setter's reason.
+   *
+   * @throws InvalidFormationPropertyException if the setter throws {@link IllegalArgumentException}
+   */
+  static <T> void set(String property, T value, Consumer<T> setter) {
     if (value == null) {
       return;
     }

@@ -19,6 +19,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BooleanSupplier;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.annotation.ImportCandidates;
@@ -89,16 +91,26 @@ class FormationTrackingAutoConfigurationTest {
             });
   }
 
-  @Test
-  void aBadTrackingPropertyStopsTheApplicationNamingIt() {
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "formation.tracking.threads=0 | formation.tracking.threads: threads must be at least 1, got 0",
+        "formation.tracking.poll.multiplier=0.5 | formation.tracking.poll.multiplier: multiplier"
+            + " must be at least 1, was 0.5"
+      })
+  void aBadTrackingPropertyStopsTheApplicationNamingIt(String property, String failure) {
     runner
         .withBean(DataSource.class, TrackingDatabases::withDefaultTable)
         .withBean(TrackingHandler.class, () -> handler)
-        .withPropertyValues("formation.tracking.threads=0")
+        .withPropertyValues(property)
         .run(
             context -> {
               assertThat(context).hasFailed();
-              assertThat(context.getStartupFailure()).rootCause().hasMessageContaining("threads");
+              assertThat(context.getStartupFailure())
+                  .rootCause()
+                  .isInstanceOf(InvalidFormationPropertyException.class)
+                  .hasMessage(failure);
             });
   }
 
