@@ -37,11 +37,7 @@ public record Timeout(Duration value) {
    * @throws IllegalArgumentException if not positive or longer than {@code Integer.MAX_VALUE} ms
    */
   public static Timeout call(String name, Duration value) {
-    Objects.requireNonNull(value, name);
-    if (value.isZero()) {
-      throw new IllegalArgumentException(name + " must be positive, was " + value);
-    }
-    return http(name, value);
+    return http(name, Checks.positive(name, value));
   }
 
   /**
