@@ -85,13 +85,11 @@ public final class Compatibility {
   }
 
   static Optional<String> okhttpProblem(String found) {
-    if (!olderThan(found, OKHTTP_FLOOR)) {
-      return Optional.empty();
-    }
-    return Optional.of(
-        "The Formation SDK needs OkHttp "
-            + OKHTTP_FLOOR
-            + " or newer, but OkHttp "
+    return belowFloor(
+        found,
+        "OkHttp",
+        OKHTTP_FLOOR,
+        ", but OkHttp "
             + found
             + " is on the class path (okhttp3.OkHttp.VERSION). OkHttp 4's artifact"
             + " com.squareup.okhttp3:okhttp holds the same classes as OkHttp 5's okhttp-jvm, and"
@@ -166,13 +164,11 @@ public final class Compatibility {
   }
 
   static Optional<String> kotlinProblem(String found) {
-    if (!olderThan(found, KOTLIN_FLOOR)) {
-      return Optional.empty();
-    }
-    return Optional.of(
-        "The Formation SDK needs the Kotlin standard library "
-            + KOTLIN_FLOOR
-            + " or newer (OkHttp 5 is written in Kotlin), but kotlin-stdlib "
+    return belowFloor(
+        found,
+        "the Kotlin standard library",
+        KOTLIN_FLOOR,
+        " (OkHttp 5 is written in Kotlin), but kotlin-stdlib "
             + found
             + " is on the class path: a dependency management pins an older one (Spring Boot 2.7"
             + " to 3.0 do, through kotlin.version).\n"
@@ -187,13 +183,11 @@ public final class Compatibility {
   }
 
   static Optional<String> jacksonProblem(String artifact, String found) {
-    if (!olderThan(found, JACKSON_FLOOR)) {
-      return Optional.empty();
-    }
-    return Optional.of(
-        "The Formation SDK needs Jackson "
-            + JACKSON_FLOOR
-            + " or newer, but "
+    return belowFloor(
+        found,
+        "Jackson",
+        JACKSON_FLOOR,
+        ", but "
             + artifact
             + " "
             + found
@@ -207,6 +201,19 @@ public final class Compatibility {
                 JACKSON_TESTED,
                 "<type>pom</type>",
                 "<scope>import</scope>"));
+  }
+
+  /**
+   * The problem of a library found older than the SDK's floor for it: "The Formation SDK needs" it
+   * at the floor "or newer", then the rest (what was found and the fix); empty when it is recent
+   * enough or its version unknown.
+   */
+  private static Optional<String> belowFloor(
+      String found, String library, String floor, String rest) {
+    if (!olderThan(found, floor)) {
+      return Optional.empty();
+    }
+    return Optional.of("The Formation SDK needs " + library + " " + floor + " or newer" + rest);
   }
 
   /** The Maven {@code <dependency>} a fix asks for, indented as in a pom. */

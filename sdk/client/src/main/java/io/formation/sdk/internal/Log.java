@@ -11,26 +11,16 @@ import java.util.Locale;
  * -Dformation.log=debug}, or {@code trace}), turns the lines on without any logging configuration:
  * those the logger would drop then go to standard error. Every line goes through {@link Redaction}
  * and has its control characters escaped.
+ *
+ * @param logger the logger lines go to when it takes them
+ * @param switched the level the switch asks for, or null
+ * @param fallback where lines go that the switch turned on and the logger would drop
  */
-public final class Log {
+public record Log(Logger logger, Level switched, PrintStream fallback) {
   public static final String NAME = "io.formation.sdk";
 
   /** The most of a body a trace line shows, in characters. */
   static final int BODY_CHARS = 4096;
-
-  private final Logger logger;
-  private final Level switched;
-  private final PrintStream fallback;
-
-  /**
-   * @param switched the level the switch asks for, or null
-   * @param fallback where lines go that the switch turned on and the logger would drop
-   */
-  Log(Logger logger, Level switched, PrintStream fallback) {
-    this.logger = logger;
-    this.switched = switched;
-    this.fallback = fallback;
-  }
 
   /** The log as the environment configures it. */
   public static Log fromEnvironment() {

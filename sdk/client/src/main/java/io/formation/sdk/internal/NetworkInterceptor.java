@@ -23,17 +23,12 @@ import okio.BufferedSink;
  * answer ({@link RetryPolicy#REPLAYS_REFUSED}) never reach the wire, as every attempt is the retry
  * policy's to decide: the answer is kept to stand instead, and OkHttp is shown it without its
  * {@code Retry-After}, which OkHttp would parse as an {@code int} and fail on past 2^31 s.
+ *
+ * @param origins which origins are trusted with the token
+ * @param maxResponseBytes the most of an answer kept to stand when a replay is refused
  */
-final class NetworkInterceptor implements Interceptor {
+record NetworkInterceptor(Origins origins, long maxResponseBytes) implements Interceptor {
   private static final MediaType JSON = MediaType.get("application/json; charset=utf-8");
-
-  private final Origins origins;
-  private final long maxResponseBytes;
-
-  NetworkInterceptor(Origins origins, long maxResponseBytes) {
-    this.origins = origins;
-    this.maxResponseBytes = maxResponseBytes;
-  }
 
   @Override
   public Response intercept(Chain chain) throws IOException {
