@@ -48,16 +48,18 @@ public record SandboxDocumentSet(
     Objects.requireNonNull(state, "state");
     Objects.requireNonNull(createdAt, "createdAt");
     Objects.requireNonNull(appUrl, "appUrl");
-    Map<String, JsonNode> copy = new LinkedHashMap<>();
-    Objects.requireNonNull(values, "values")
-        .forEach((form, json) -> copy.put(form, json.deepCopy()));
-    values = Collections.unmodifiableMap(copy);
+    values = deepCopy(Objects.requireNonNull(values, "values"));
     formsNeedingValues = List.copyOf(formsNeedingValues);
   }
 
   /** Returns a copy of the current values, by form id. */
   @Override
   public Map<String, JsonNode> values() {
+    return deepCopy(values);
+  }
+
+  /** The values with every tree copied, in form order; unmodifiable. */
+  private static Map<String, JsonNode> deepCopy(Map<String, JsonNode> values) {
     Map<String, JsonNode> copy = new LinkedHashMap<>();
     values.forEach((form, json) -> copy.put(form, json.deepCopy()));
     return Collections.unmodifiableMap(copy);
