@@ -1,0 +1,753 @@
+package io.formation.sdk.bench;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.formation.sdk.FormationClient;
+import io.formation.tracking.FormationTracker;
+import io.formation.tracking.TrackingHandler;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.stream.Stream;
+import javax.sql.DataSource;
+
+/**
+ * Benchmark 7, tracking (issue 17): {@value #DEFAULT_SETS} document sets tracked by {@code
+ * formation-tracking} on a real PostgreSQL server, by one tracker instance and then by three, each
+ * in a JVM of its own ({@link TrackingInstance}) sharing the table, against the local server.
+ *
+ * <p>Each set is {@code filing_in_progress} until a time known exactly, Δ after the server answered
+ * its first poll (Δ spread evenly over 2% to 98% of the poll interval by the set's number), and
+ * {@code complete} from then on. All sets are tracked (through {@link FormationTracker#track}, as a
+ * partner does) before the instances start, so their first polls are all due at once: the instances
+ * poll as fast as the request budget (or the machine) lets them, which is the sustained rate
+ * reported. Every set's second poll falls due one interval after its first and sees {@code
+ * complete}: if the tracker kept its schedule exactly, the handler would hear of it (interval - Δ)
+ * after the change, the delay the schedule implies; the benchmark reports it next to the delay the
+ * handlers measured. Between the waves, with every set tracked, each instance reports its reachable
+ * heap.
+ *
+ * <p>Arguments: {@code [sets] [total budget, requests/s] [poll interval, s] [threads per
+ * instance]}.
+ */
+public final class TrackingBenchmark {
+  static final int DEFAULT_SETS = 100_000;
+  static final String DB_USER = "postgres";
+  static final Duration POLLING_INTERVAL = Duration.ofSeconds(1);
+  private static final int ENROLMENT_THREADS = 8;
+  private static final int BURST = 50;
+  private static final Duration PHASE_LIMIT = Duration.ofMinutes(15);
+  private static final Path DIR = Paths.get("target", "tracking-bench");
+  private static final String TABLE = FormationTracker.DEFAULT_TABLE;
+
+  private TrackingBenchmark() {}
+
+  public static void main(String[] args) throws Exception {
+    int sets = args.length > 0 ? Integer.parseInt(args[0]) : DEFAULT_SETS;
+    double budget = args.length > 1 ? Double.parseDouble(args[1]) : 2_000;
+    Duration interval = Duration.ofSeconds(args.length > 2 ? Long.parseLong(args[2]) : 60);
+    int threads = args.length > 3 ? Integer.parseInt(args[3]) : 16;
+    Files.createDirectories(DIR);
+    Schedule schedule = new Schedule(interval);
+    LoadWatch load = new LoadWatch();
+    long started = System.nanoTime();
+    List<Phase> phases = new ArrayList<>();
+    try (EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
+        LocalServer server = LocalServer.completingAfterFirstPoll(schedule::changeMicros);
+        HikariDataSource database = pool(postgres.getJdbcUrl(DB_USER, DB_USER), ENROLMENT_THREADS);
+        FormationClient client =
+            FormationClient.builder()
+                .baseUrl(server.baseUrl())
+                .accessToken(LocalServer.TOKEN)
+                .build()) {
+      createTable(database);
+      // Tracks without polling: the instances poll.
+      FormationTracker enrolment =
+          FormationTracker.builder(client, database, new TrackingHandler() {})
+              .pollOptions(TrackingInstance.pollOptions(interval))
+              .build();
+      Run run =
+          new Run(postgres.getJdbcUrl(DB_USER, DB_USER), server, database, enrolment, schedule);
+      for (int instances : new int[] {1, 3}) {
+        phases.add(run.phase(instances, sets, budget, threads, load, started));
+      }
+    }
+    report(phases, sets, budget, interval, threads, load, started);
+  }
+
+  /** When each set changes at the server, and what the poll schedule implies for its delay. */
+  record Schedule(Duration interval) {
+    /** Δ: the set's change, after its first answered poll, from its number after the last '-'. */
+    long changeMicros(String id) {
+      long number = Long.parseLong(id.substring(id.lastIndexOf('-') + 1));
+      // The golden ratio's fraction spreads consecutive numbers evenly over the interval.
+      double fraction = (number * 0.6180339887498949) % 1.0;
+      return (long) (interval.toNanos() / 1_000 * (0.02 + 0.96 * fraction));
+    }
+
+    /** The second poll comes one interval after the first, so it is this long after the change. */
+    long impliedDelayMicros(String id) {
+      return interval.toNanos() / 1_000 - changeMicros(id);
+    }
+  }
+
+  /** What one phase measured. */
+  record Phase(
+      int instances,
+      double enrolmentSeconds,
+      long tableBytes,
+      long tableBytesAfter,
+      double drainSeconds,
+      double sustainedPerSecond,
+      double peakPerSecond,
+      double overallPerSecond,
+      double pollsPerSet,
+      long[] heapBetweenWaves,
+      long[] heapAtEnd,
+      long[] pollsPerInstance,
+      long[] delays,
+      long[] implied,
+      long[] lateness,
+      int deliveries,
+      int repeats,
+      int others,
+      int missing,
+      double seconds) {}
+
+  /** The state the phases share. */
+  private record Run(
+      String jdbcUrl,
+      LocalServer server,
+      DataSource database,
+      FormationTracker enrolment,
+      Schedule schedule) {
+
+    Phase phase(int count, int sets, double budget, int threads, LoadWatch load, long started)
+        throws Exception {
+      String label = count == 1 ? "one" : "three";
+      List<String> ids = new ArrayList<>(sets);
+      for (int i = 0; i < sets; i++) {
+        ids.add(label + "-" + i);
+      }
+      long polledBefore = server.polledIds();
+      long requestsBefore = server.requests();
+      long completeBefore = server.completeAnswers();
+      progress(started, load, label + ": tracking " + sets + " sets");
+      long enrolStart = System.nanoTime();
+      track(enrolment, ids);
+      double enrolmentSeconds = (System.nanoTime() - enrolStart) / 1e9;
+      long tableBytes = tableBytes(database);
+      progress(
+          started,
+          load,
+          String.format(
+              Locale.ROOT,
+              "%s: %,d tracked in %.1f s; table %s",
+              label,
+              tracked(database),
+              enrolmentSeconds,
+              HeapWatch.mib(tableBytes)));
+
+      List<Instance> instances = new ArrayList<>();
+      long phaseStart = System.nanoTime();
+      long[] heapBetween = new long[count];
+      long[] heapEnd = new long[count];
+      List<Double> perSecond = new ArrayList<>();
+      try {
+        for (int i = 0; i < count; i++) {
+          instances.add(
+              Instance.start(
+                  jdbcUrl,
+                  server.baseUrl(),
+                  label + "-" + (char) ('a' + i),
+                  budget / count,
+                  Math.max(1, BURST / count),
+                  schedule.interval(),
+                  threads));
+        }
+        long deadline = System.nanoTime() + PHASE_LIMIT.toNanos();
+        boolean betweenWaves = false;
+        long lastRequests = server.requests();
+        long lastSample = System.nanoTime();
+        long lastProgress = lastSample;
+        while (server.completeAnswers() - completeBefore < sets || tracked(database) > 0) {
+          if (System.nanoTime() > deadline) {
+            throw new IllegalStateException(
+                label
+                    + ": not done after "
+                    + PHASE_LIMIT
+                    + ": "
+                    + (server.completeAnswers() - completeBefore)
+                    + " sets complete, "
+                    + tracked(database)
+                    + " tracked");
+          }
+          Thread.sleep(1_000);
+          long now = System.nanoTime();
+          long requests = server.requests();
+          perSecond.add((requests - lastRequests) / ((now - lastSample) / 1e9));
+          lastRequests = requests;
+          lastSample = now;
+          load.sample();
+          if (!betweenWaves && server.polledIds() - polledBefore >= sets) {
+            betweenWaves = true;
+            progress(started, load, label + ": every set polled once; weighing the heaps");
+            for (int i = 0; i < count; i++) {
+              heapBetween[i] = instances.get(i).heap();
+            }
+          }
+          if (now - lastProgress > TimeUnit.SECONDS.toNanos(15)) {
+            lastProgress = now;
+            progress(
+                started,
+                load,
+                String.format(
+                    Locale.ROOT,
+                    "%s: %,d first polls, %,d complete, %,.0f polls/s",
+                    label,
+                    server.polledIds() - polledBefore,
+                    server.completeAnswers() - completeBefore,
+                    perSecond.get(perSecond.size() - 1)));
+          }
+        }
+        for (int i = 0; i < count; i++) {
+          heapEnd[i] = instances.get(i).heap();
+        }
+      } finally {
+        for (Instance instance : instances) {
+          instance.stop();
+        }
+      }
+      double seconds = (System.nanoTime() - phaseStart) / 1e9;
+      long tableBytesAfter = tableBytes(database);
+      progress(started, load, label + ": done; reading the records");
+
+      long firstOfAll = Long.MAX_VALUE;
+      long lastFirst = Long.MIN_VALUE;
+      long polls = 0;
+      for (String id : ids) {
+        long first = server.firstPollMicros(id);
+        firstOfAll = Math.min(firstOfAll, first);
+        lastFirst = Math.max(lastFirst, first);
+        polls += server.polls(id);
+      }
+      double drainSeconds = (lastFirst - firstOfAll) / 1e6;
+      long[] pollsPerInstance = new long[count];
+      Deliveries deliveries = new Deliveries();
+      for (int i = 0; i < count; i++) {
+        pollsPerInstance[i] = instances.get(i).polls();
+        deliveries.read(instances.get(i).records);
+      }
+      long[] delays = new long[ids.size()];
+      long[] implied = new long[ids.size()];
+      long[] lateness = new long[ids.size()];
+      int measured = 0;
+      int missing = 0;
+      for (String id : ids) {
+        Long heard = deliveries.completedMicros(id);
+        long first = server.firstPollMicros(id);
+        if (heard == null || first < 0) {
+          missing++;
+          continue;
+        }
+        long delay = heard - (first + schedule.changeMicros(id));
+        delays[measured] = delay;
+        implied[measured] = schedule.impliedDelayMicros(id);
+        lateness[measured] = delay - implied[measured];
+        measured++;
+      }
+      delays = sorted(delays, measured);
+      implied = sorted(implied, measured);
+      lateness = sorted(lateness, measured);
+      double peak = perSecond.stream().mapToDouble(Double::doubleValue).max().orElse(0);
+      double lastPollSeconds = (System.nanoTime() - phaseStart) / 1e9;
+      return new Phase(
+          count,
+          enrolmentSeconds,
+          tableBytes,
+          tableBytesAfter,
+          drainSeconds,
+          (sets - 1) / Math.max(drainSeconds, 1e-3),
+          peak,
+          (server.requests() - requestsBefore) / lastPollSeconds,
+          (double) polls / sets,
+          heapBetween,
+          heapEnd,
+          pollsPerInstance,
+          delays,
+          implied,
+          lateness,
+          deliveries.count(),
+          deliveries.repeats(),
+          deliveries.others(),
+          missing,
+          seconds);
+    }
+  }
+
+  private static long[] sorted(long[] values, int length) {
+    long[] copy = Arrays.copyOf(values, length);
+    Arrays.sort(copy);
+    return copy;
+  }
+
+  /** Tracks the sets from a few threads, as a backend's requests would. */
+  private static void track(FormationTracker tracker, List<String> ids) throws Exception {
+    ExecutorService threads = Executors.newFixedThreadPool(ENROLMENT_THREADS);
+    try {
+      List<Future<?>> chunks = new ArrayList<>();
+      int chunk = (ids.size() + ENROLMENT_THREADS - 1) / ENROLMENT_THREADS;
+      for (int from = 0; from < ids.size(); from += chunk) {
+        List<String> part = ids.subList(from, Math.min(ids.size(), from + chunk));
+        chunks.add(threads.submit(() -> part.forEach(tracker::track)));
+      }
+      for (Future<?> one : chunks) {
+        one.get();
+      }
+    } finally {
+      threads.shutdownNow();
+    }
+  }
+
+  private static HikariDataSource pool(String jdbcUrl, int size) {
+    HikariConfig pool = new HikariConfig();
+    pool.setJdbcUrl(jdbcUrl);
+    pool.setUsername(DB_USER);
+    pool.setPassword(DB_USER);
+    pool.setMaximumPoolSize(size);
+    pool.setPoolName("benchmark");
+    return new HikariDataSource(pool);
+  }
+
+  /**
+   * Creates the table from the SQL file formation-tracking ships, as a partner's migration does.
+   */
+  private static void createTable(DataSource database) throws IOException, SQLException {
+    String sql;
+    try (InputStream in =
+        FormationTracker.class
+            .getClassLoader()
+            .getResourceAsStream(FormationTracker.POSTGRESQL_SQL)) {
+      if (in == null) {
+        throw new IllegalStateException(
+            "formation-tracking does not ship " + FormationTracker.POSTGRESQL_SQL);
+      }
+      sql = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+    // The file's comments hold no ';', its statements no "--": drop the comment lines, then split.
+    String statements = sql.replaceAll("(?m)^\\s*--.*$", "");
+    try (Connection connection = database.getConnection();
+        Statement statement = connection.createStatement()) {
+      for (String one : statements.split(";")) {
+        if (!one.isBlank()) {
+          statement.execute(one);
+        }
+      }
+    }
+  }
+
+  private static long tableBytes(DataSource database) throws SQLException {
+    return queryLong(database, "SELECT pg_total_relation_size('" + TABLE + "')");
+  }
+
+  private static long tracked(DataSource database) throws SQLException {
+    return queryLong(database, "SELECT count(*) FROM " + TABLE);
+  }
+
+  private static long queryLong(DataSource database, String sql) throws SQLException {
+    try (Connection connection = database.getConnection();
+        Statement statement = connection.createStatement();
+        ResultSet rows = statement.executeQuery(sql)) {
+      rows.next();
+      return rows.getLong(1);
+    }
+  }
+
+  /** The handler calls of a phase, from the instances' record files. */
+  private static final class Deliveries {
+    private final Map<String, Long> completed = new HashMap<>();
+    private final Set<String> seen = new HashSet<>();
+    private int count;
+    private int repeats;
+    private int others;
+
+    void read(Path file) throws IOException {
+      for (String line : Files.readAllLines(file)) {
+        String[] parts = line.split(" ");
+        count++;
+        switch (parts[0]) {
+          case "changed" -> {
+            if (!seen.add(parts[1] + " " + parts[2])) {
+              repeats++;
+            }
+          }
+          case "completed" -> {
+            long at = Long.parseLong(parts[2]);
+            // A repeat's delay is the later call; the first is the one the partner acted on.
+            Long before = completed.put(parts[1], at);
+            if (before != null) {
+              repeats++;
+              completed.put(parts[1], Math.min(before, at));
+            }
+          }
+          default -> others++;
+        }
+      }
+    }
+
+    Long completedMicros(String id) {
+      return completed.get(id);
+    }
+
+    int count() {
+      return count;
+    }
+
+    int repeats() {
+      return repeats;
+    }
+
+    int others() {
+      return others;
+    }
+  }
+
+  /** A tracker instance's JVM, its output kept in a log file and read for its answers. */
+  private static final class Instance {
+    final String name;
+    final Process process;
+    final Path records;
+    final List<String> lines = new CopyOnWriteArrayList<>();
+
+    private Instance(String name, Process process, Path records, Path log) {
+      this.name = name;
+      this.process = process;
+      this.records = records;
+      Thread reader =
+          new Thread(
+              () -> {
+                try (BufferedReader in =
+                        new BufferedReader(
+                            new InputStreamReader(
+                                process.getInputStream(), StandardCharsets.UTF_8));
+                    PrintStream out = new PrintStream(Files.newOutputStream(log), true, "UTF-8")) {
+                  String line;
+                  while ((line = in.readLine()) != null) {
+                    lines.add(line);
+                    out.println(line);
+                  }
+                } catch (IOException e) {
+                  lines.add("log failed: " + e);
+                }
+              },
+              name + "-output");
+      reader.setDaemon(true);
+      reader.start();
+    }
+
+    static Instance start(
+        String jdbcUrl,
+        String baseUrl,
+        String name,
+        double requestsPerSecond,
+        int burst,
+        Duration interval,
+        int threads)
+        throws Exception {
+      Path records = DIR.resolve(name + ".records");
+      Path log = DIR.resolve(name + ".log");
+      List<String> command = new ArrayList<>();
+      command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
+      command.add("-Xmx256m");
+      command.add("-XX:+UseSerialGC");
+      command.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
+      command.add("-cp");
+      command.add(System.getProperty("java.class.path"));
+      command.add(TrackingInstance.class.getName());
+      command.add(jdbcUrl);
+      command.add(baseUrl);
+      command.add(name);
+      command.add(records.toString());
+      command.add(Double.toString(requestsPerSecond));
+      command.add(Integer.toString(burst));
+      command.add(Long.toString(interval.toMillis()));
+      command.add(Integer.toString(threads));
+      // Stops by itself after the longest a phase may take, if this JVM died without closing
+      // its input.
+      command.add(Long.toString(PHASE_LIMIT.plusMinutes(2).toSeconds()));
+      Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+      Instance instance = new Instance(name, process, records, log);
+      instance.await("STARTED " + name, Duration.ofSeconds(60));
+      return instance;
+    }
+
+    /** The heap reachable in the instance now, after a full collection there. */
+    long heap() throws Exception {
+      int before = lines.size();
+      OutputStream in = process.getOutputStream();
+      in.write("heap\n".getBytes(StandardCharsets.UTF_8));
+      in.flush();
+      String line = await("HEAP ", Duration.ofSeconds(30), before);
+      return Long.parseLong(line.substring("HEAP ".length()));
+    }
+
+    long polls() {
+      for (String line : lines) {
+        if (line.startsWith("POLLS ")) {
+          return Long.parseLong(line.substring("POLLS ".length()));
+        }
+      }
+      return -1;
+    }
+
+    /** As on a deploy: its input closed, it finishes its polls in flight and exits. */
+    void stop() throws Exception {
+      try {
+        process.getOutputStream().close();
+      } catch (IOException e) {
+        // Already gone.
+      }
+      if (!process.waitFor(60, TimeUnit.SECONDS)) {
+        process.destroyForcibly().waitFor();
+        throw new IllegalStateException("instance " + name + " did not stop: " + lines);
+      }
+      // Its output may still be on its way to the reader.
+      await("STOPPED " + name, Duration.ofSeconds(10));
+    }
+
+    private String await(String prefix, Duration limit) throws Exception {
+      return await(prefix, limit, 0);
+    }
+
+    private String await(String prefix, Duration limit, int from) throws Exception {
+      long deadline = System.nanoTime() + limit.toNanos();
+      while (true) {
+        for (int i = from; i < lines.size(); i++) {
+          if (lines.get(i).startsWith(prefix)) {
+            return lines.get(i);
+          }
+        }
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException(
+              "instance " + name + " did not say '" + prefix + "': " + lines);
+        }
+        if (!process.isAlive() && prefix.startsWith("HEAP")) {
+          throw new IllegalStateException("instance " + name + " died: " + lines);
+        }
+        Thread.sleep(50);
+      }
+    }
+  }
+
+  /** The machine's 1-minute load average, sampled while the benchmark runs. */
+  private static final class LoadWatch {
+    private double min = Double.MAX_VALUE;
+    private double max;
+    private double sum;
+    private int samples;
+
+    void sample() {
+      double now = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+      if (now >= 0) {
+        min = Math.min(min, now);
+        max = Math.max(max, now);
+        sum += now;
+        samples++;
+      }
+    }
+
+    double now() {
+      return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+    }
+
+    String summary() {
+      return samples == 0
+          ? "not sampled"
+          : String.format(Locale.ROOT, "%.1f to %.1f (mean %.1f)", min, max, sum / samples);
+    }
+  }
+
+  private static void progress(long started, LoadWatch load, String what) {
+    load.sample();
+    System.out.printf(
+        Locale.ROOT,
+        "[%,.0f s, load %.1f] %s%n",
+        (System.nanoTime() - started) / 1e9,
+        load.now(),
+        what);
+  }
+
+  private static void report(
+      List<Phase> phases,
+      int sets,
+      double budget,
+      Duration interval,
+      int threads,
+      LoadWatch load,
+      long started) {
+    System.out.println();
+    System.out.printf(
+        Locale.ROOT,
+        "== Tracking: %,d sets on PostgreSQL, one poll every %d s each (no backoff, no jitter),"
+            + " complete at a known time in the first interval; request budget %,.0f/s in all"
+            + " (split evenly over the instances), %d tracker threads and a %d ms look in the"
+            + " table per instance; %d cores, load average %s ==%n%n",
+        sets,
+        interval.toSeconds(),
+        budget,
+        threads,
+        POLLING_INTERVAL.toMillis(),
+        Runtime.getRuntime().availableProcessors(),
+        load.summary());
+    String format = "%-46s" + "| %-30s".repeat(phases.size()) + "%n";
+    List<String[]> rows = new ArrayList<>();
+    rows.add(row("instances", phases, p -> Integer.toString(p.instances())));
+    rows.add(
+        row(
+            String.format(Locale.ROOT, "tracking %,d (track(), 8 threads)", sets),
+            phases,
+            p ->
+                String.format(
+                    Locale.ROOT,
+                    "%.1f s (%,.0f/s)",
+                    p.enrolmentSeconds(),
+                    sets / p.enrolmentSeconds())));
+    rows.add(
+        row(
+            "table at " + String.format(Locale.ROOT, "%,d", sets) + " tracked",
+            phases,
+            p ->
+                String.format(
+                    Locale.ROOT,
+                    "%s (%,d B/set)",
+                    HeapWatch.mib(p.tableBytes()),
+                    p.tableBytes() / sets)));
+    rows.add(
+        row(
+            "table when empty again (before vacuum)",
+            phases,
+            p -> HeapWatch.mib(p.tableBytesAfter())));
+    rows.add(
+        row(
+            "first polls: all due at once, drained in",
+            phases,
+            p -> String.format(Locale.ROOT, "%.1f s", p.drainSeconds())));
+    rows.add(
+        row(
+            "polls/s sustained (budget " + String.format(Locale.ROOT, "%,.0f", budget) + ")",
+            phases,
+            p ->
+                String.format(
+                    Locale.ROOT,
+                    "%,.0f (%.2f x budget)",
+                    p.sustainedPerSecond(),
+                    p.sustainedPerSecond() / budget)));
+    rows.add(
+        row(
+            "polls/s, busiest second",
+            phases,
+            p -> String.format(Locale.ROOT, "%,.0f", p.peakPerSecond())));
+    rows.add(
+        row(
+            "polls per set (2 if on schedule)",
+            phases,
+            p -> String.format(Locale.ROOT, "%.3f", p.pollsPerSet())));
+    rows.add(row("polls per instance", phases, p -> joined(p.pollsPerInstance(), "%,d")));
+    rows.add(
+        row(
+            "heap per instance, every set polled once",
+            phases,
+            p -> joinedMib(p.heapBetweenWaves())));
+    rows.add(row("heap per instance at the end", phases, p -> joinedMib(p.heapAtEnd())));
+    rows.add(
+        row("change -> handler p50 / p99, s (measured)", phases, p -> percentiles(p.delays())));
+    rows.add(
+        row("change -> handler p50 / p99, s (schedule)", phases, p -> percentiles(p.implied())));
+    rows.add(row("measured - schedule p50 / p99, s", phases, p -> percentiles(p.lateness())));
+    rows.add(
+        row(
+            "handler calls (repeats, other, not completed)",
+            phases,
+            p ->
+                String.format(
+                    Locale.ROOT,
+                    "%,d (%d, %d, %d)",
+                    p.deliveries(),
+                    p.repeats(),
+                    p.others(),
+                    p.missing())));
+    rows.add(
+        row(
+            "phase: instances started to table empty",
+            phases,
+            p -> String.format(Locale.ROOT, "%.0f s", p.seconds())));
+    for (String[] row : rows) {
+      System.out.printf(format, (Object[]) row);
+    }
+    System.out.printf(
+        Locale.ROOT,
+        "%nwhole run %.0f s; load average %s%n",
+        (System.nanoTime() - started) / 1e9,
+        load.summary());
+  }
+
+  private static String percentiles(long[] micros) {
+    if (micros.length == 0) {
+      return "none";
+    }
+    return String.format(
+        Locale.ROOT,
+        "%.2f / %.2f",
+        micros[micros.length / 2] / 1e6,
+        micros[(int) (micros.length * 0.99)] / 1e6);
+  }
+
+  private static String joined(long[] values, String format) {
+    List<String> parts = new ArrayList<>();
+    for (long value : values) {
+      parts.add(String.format(Locale.ROOT, format, value));
+    }
+    return String.join(", ", parts);
+  }
+
+  private static String joinedMib(long[] bytes) {
+    List<String> parts = new ArrayList<>();
+    for (long value : bytes) {
+      parts.add(String.format(Locale.ROOT, "%.1f", value / (1024.0 * 1024.0)));
+    }
+    return String.join(", ", parts) + " MiB";
+  }
+
+  /** A row of the report: its label, then one cell per phase. */
+  private static String[] row(String label, List<Phase> phases, Function<Phase, String> cell) {
+    return Stream.concat(Stream.of(label), phases.stream().map(cell)).toArray(String[]::new);
+  }
+}
