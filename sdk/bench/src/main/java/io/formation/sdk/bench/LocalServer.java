@@ -56,7 +56,8 @@ final class LocalServer implements AutoCloseable {
   private final int completeAfter;
   private final Map<String, int[]> polls = new HashMap<>();
   private final ToLongFunction<String> completeMicrosAfterFirstPoll;
-  // Per id: when its first poll was answered (epoch microseconds), and its polls answered. Written
+  // Per id: when its first and its last poll were answered (epoch microseconds), and its polls
+  // answered. Written
   // by the server thread only; concurrent so that the benchmark can read it while it runs.
   private final Map<String, long[]> firstPolls = new ConcurrentHashMap<>();
   private volatile long completeAnswers;
@@ -150,6 +151,14 @@ final class LocalServer implements AutoCloseable {
   long firstPollMicros(String id) {
     long[] set = firstPolls.get(id);
     return set == null ? -1 : set[0];
+  }
+
+  /**
+   * When the last poll of a set made with {@link #completingAfterFirstPoll} was answered; or -1.
+   */
+  long lastPollMicros(String id) {
+    long[] set = firstPolls.get(id);
+    return set == null ? -1 : set[2];
   }
 
   /** The polls of a set made with {@link #completingAfterFirstPoll} answered so far. */
@@ -390,11 +399,12 @@ final class LocalServer implements AutoCloseable {
     long now = epochMicros();
     long[] set = firstPolls.get(id);
     if (set == null) {
-      set = new long[] {now, 0};
+      set = new long[] {now, 0, now};
       firstPolls.put(id, set);
       polledIds++;
     }
     set[1]++;
+    set[2] = now;
     if (now - set[0] < completeMicrosAfterFirstPoll.applyAsLong(id)) {
       return response(200, documentSetJson(id, "filing_in_progress"));
     }

@@ -52,8 +52,9 @@ import javax.sql.DataSource;
  * reported. Every set's second poll falls due one interval after its first and sees {@code
  * complete}: if the tracker kept its schedule exactly, the handler would hear of it (interval - Δ)
  * after the change, the delay the schedule implies; the benchmark reports it next to the delay the
- * handlers measured. Between the waves, with every set tracked, each instance reports its reachable
- * heap.
+ * handlers measured, and splits the difference into the completing poll's wait past its due time
+ * and the time from its answer to the handler's call. Once every set has been polled, each instance
+ * reports its reachable heap.
  *
  * <p>Arguments: {@code [sets] [total budget, requests/s] [poll interval, s] [threads per
  * instance]}.
@@ -82,7 +83,8 @@ public final class TrackingBenchmark {
     List<Phase> phases = new ArrayList<>();
     try (EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
         LocalServer server = LocalServer.completingAfterFirstPoll(schedule::changeMicros);
-        HikariDataSource database = pool(postgres.getJdbcUrl(DB_USER, DB_USER), ENROLMENT_THREADS);
+        HikariDataSource database =
+            pool(postgres.getJdbcUrl(DB_USER, DB_USER), ENROLMENT_THREADS, "benchmark");
         FormationClient client =
             FormationClient.builder()
                 .baseUrl(server.baseUrl())
@@ -135,10 +137,10 @@ public final class TrackingBenchmark {
       long[] pollsPerInstance,
       long[] delays,
       long[] implied,
-      long[] lateness,
+      long[] waited,
+      long[] handled,
       int deliveries,
       int repeats,
-      int others,
       int missing,
       double seconds) {}
 
@@ -160,6 +162,12 @@ public final class TrackingBenchmark {
       long polledBefore = server.polledIds();
       long requestsBefore = server.requests();
       long completeBefore = server.completeAnswers();
+      // Each phase weighs the table as the first did, without the dead rows the one before left
+      // (autovacuum would reclaim them in its own time).
+      try (Connection connection = database.getConnection();
+          Statement statement = connection.createStatement()) {
+        statement.execute("VACUUM FULL " + TABLE);
+      }
       progress(started, load, label + ": tracking " + sets + " sets");
       long enrolStart = System.nanoTime();
       track(enrolment, ids);
@@ -250,29 +258,35 @@ public final class TrackingBenchmark {
       long tableBytesAfter = tableBytes(database);
       progress(started, load, label + ": done; reading the records");
 
-      long firstOfAll = Long.MAX_VALUE;
-      long lastFirst = Long.MIN_VALUE;
+      long[] firstPolls = new long[sets];
       long polls = 0;
-      for (String id : ids) {
-        long first = server.firstPollMicros(id);
-        firstOfAll = Math.min(firstOfAll, first);
-        lastFirst = Math.max(lastFirst, first);
-        polls += server.polls(id);
+      for (int i = 0; i < sets; i++) {
+        firstPolls[i] = server.firstPollMicros(ids.get(i));
+        polls += server.polls(ids.get(i));
       }
-      double drainSeconds = (lastFirst - firstOfAll) / 1e6;
+      Arrays.sort(firstPolls);
+      double drainSeconds = (firstPolls[sets - 1] - firstPolls[0]) / 1e6;
+      // The first polls between the 10th and the 90th percentile: the rate once the instances'
+      // JVMs have warmed up, and before the last stragglers.
+      int tenth = sets / 10;
+      int ninetieth = sets - 1 - tenth;
+      double sustained =
+          (ninetieth - tenth) / Math.max((firstPolls[ninetieth] - firstPolls[tenth]) / 1e6, 1e-3);
       long[] pollsPerInstance = new long[count];
-      Deliveries deliveries = new Deliveries();
+      List<Path> recordFiles = new ArrayList<>();
       for (int i = 0; i < count; i++) {
         pollsPerInstance[i] = instances.get(i).polls();
-        deliveries.read(instances.get(i).records);
+        recordFiles.add(instances.get(i).records);
       }
+      Deliveries deliveries = Deliveries.read(recordFiles);
       long[] delays = new long[ids.size()];
       long[] implied = new long[ids.size()];
-      long[] lateness = new long[ids.size()];
+      long[] waited = new long[ids.size()];
+      long[] handled = new long[ids.size()];
       int measured = 0;
       int missing = 0;
       for (String id : ids) {
-        Long heard = deliveries.completedMicros(id);
+        Long heard = deliveries.completed().get(id);
         long first = server.firstPollMicros(id);
         if (heard == null || first < 0) {
           missing++;
@@ -281,12 +295,18 @@ public final class TrackingBenchmark {
         long delay = heard - (first + schedule.changeMicros(id));
         delays[measured] = delay;
         implied[measured] = schedule.impliedDelayMicros(id);
-        lateness[measured] = delay - implied[measured];
+        // The delay is implied + waited + handled: the schedule's part, the second poll's wait
+        // past its due time (for a thread, a turn of the budget, the backlog), and the time from
+        // the server's answer to the handler's call.
+        long last = server.lastPollMicros(id);
+        waited[measured] = last - (first + schedule.interval().toNanos() / 1_000);
+        handled[measured] = heard - last;
         measured++;
       }
       delays = sorted(delays, measured);
       implied = sorted(implied, measured);
-      lateness = sorted(lateness, measured);
+      waited = sorted(waited, measured);
+      handled = sorted(handled, measured);
       double peak = perSecond.stream().mapToDouble(Double::doubleValue).max().orElse(0);
       double lastPollSeconds = (System.nanoTime() - phaseStart) / 1e9;
       return new Phase(
@@ -295,7 +315,7 @@ public final class TrackingBenchmark {
           tableBytes,
           tableBytesAfter,
           drainSeconds,
-          (sets - 1) / Math.max(drainSeconds, 1e-3),
+          sustained,
           peak,
           (server.requests() - requestsBefore) / lastPollSeconds,
           (double) polls / sets,
@@ -304,10 +324,10 @@ public final class TrackingBenchmark {
           pollsPerInstance,
           delays,
           implied,
-          lateness,
+          waited,
+          handled,
           deliveries.count(),
           deliveries.repeats(),
-          deliveries.others(),
           missing,
           seconds);
     }
@@ -337,13 +357,14 @@ public final class TrackingBenchmark {
     }
   }
 
-  private static HikariDataSource pool(String jdbcUrl, int size) {
+  /** A pool of connections to the benchmark's database, as a partner's application keeps one. */
+  static HikariDataSource pool(String jdbcUrl, int size, String name) {
     HikariConfig pool = new HikariConfig();
     pool.setJdbcUrl(jdbcUrl);
     pool.setUsername(DB_USER);
     pool.setPassword(DB_USER);
     pool.setMaximumPoolSize(size);
-    pool.setPoolName("benchmark");
+    pool.setPoolName(name);
     return new HikariDataSource(pool);
   }
 
@@ -391,52 +412,29 @@ public final class TrackingBenchmark {
     }
   }
 
-  /** The handler calls of a phase, from the instances' record files. */
-  private static final class Deliveries {
-    private final Map<String, Long> completed = new HashMap<>();
-    private final Set<String> seen = new HashSet<>();
-    private int count;
-    private int repeats;
-    private int others;
-
-    void read(Path file) throws IOException {
-      for (String line : Files.readAllLines(file)) {
-        String[] parts = line.split(" ");
-        count++;
-        switch (parts[0]) {
-          case "changed" -> {
-            if (!seen.add(parts[1] + " " + parts[2])) {
-              repeats++;
-            }
+  /**
+   * The handler calls of a phase, from the instances' record files: when each set's completion was
+   * first heard, all calls, and the calls that repeated one before.
+   */
+  private record Deliveries(Map<String, Long> completed, int count, int repeats) {
+    static Deliveries read(List<Path> files) throws IOException {
+      Map<String, Long> completed = new HashMap<>();
+      Set<String> heard = new HashSet<>();
+      int count = 0;
+      int repeats = 0;
+      for (Path file : files) {
+        for (String line : Files.readAllLines(file)) {
+          String[] parts = line.split(" ");
+          count++;
+          boolean completion = parts[0].equals("completed");
+          repeats += heard.add(parts[1] + " " + (completion ? "complete" : parts[2])) ? 0 : 1;
+          if (completion) {
+            // A repeat is heard later; the first call is the one the partner acted on.
+            completed.merge(parts[1], Long.parseLong(parts[2]), Math::min);
           }
-          case "completed" -> {
-            long at = Long.parseLong(parts[2]);
-            // A repeat's delay is the later call; the first is the one the partner acted on.
-            Long before = completed.put(parts[1], at);
-            if (before != null) {
-              repeats++;
-              completed.put(parts[1], Math.min(before, at));
-            }
-          }
-          default -> others++;
         }
       }
-    }
-
-    Long completedMicros(String id) {
-      return completed.get(id);
-    }
-
-    int count() {
-      return count;
-    }
-
-    int repeats() {
-      return repeats;
-    }
-
-    int others() {
-      return others;
+      return new Deliveries(completed, count, repeats);
     }
   }
 
@@ -482,29 +480,32 @@ public final class TrackingBenchmark {
         Duration interval,
         int threads)
         throws Exception {
-      Path records = DIR.resolve(name + ".records");
       Path log = DIR.resolve(name + ".log");
-      List<String> command = new ArrayList<>();
-      command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
-      command.add("-Xmx256m");
-      command.add("-XX:+UseSerialGC");
-      command.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
-      command.add("-cp");
-      command.add(System.getProperty("java.class.path"));
-      command.add(TrackingInstance.class.getName());
-      command.add(jdbcUrl);
-      command.add(baseUrl);
-      command.add(name);
-      command.add(records.toString());
-      command.add(Double.toString(requestsPerSecond));
-      command.add(Integer.toString(burst));
-      command.add(Long.toString(interval.toMillis()));
-      command.add(Integer.toString(threads));
-      // Stops by itself after the longest a phase may take, if this JVM died without closing
-      // its input.
-      command.add(Long.toString(PHASE_LIMIT.plusMinutes(2).toSeconds()));
+      TrackingInstance.Settings settings =
+          new TrackingInstance.Settings(
+              jdbcUrl,
+              baseUrl,
+              name,
+              DIR.resolve(name + ".records"),
+              requestsPerSecond,
+              burst,
+              interval,
+              threads,
+              // Stops by itself after the longest a phase may take, should this JVM die without
+              // closing its input.
+              PHASE_LIMIT.plusMinutes(2));
+      List<String> command =
+          new ArrayList<>(
+              List.of(
+                  Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
+                  "-Xmx256m",
+                  "-XX:+UseSerialGC",
+                  "-cp",
+                  System.getProperty("java.class.path"),
+                  TrackingInstance.class.getName()));
+      command.addAll(settings.arguments());
       Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-      Instance instance = new Instance(name, process, records, log);
+      Instance instance = new Instance(name, process, settings.records(), log);
       instance.await("STARTED " + name, Duration.ofSeconds(60));
       return instance;
     }
@@ -659,10 +660,17 @@ public final class TrackingBenchmark {
         row(
             "first polls: all due at once, drained in",
             phases,
-            p -> String.format(Locale.ROOT, "%.1f s", p.drainSeconds())));
+            p ->
+                String.format(
+                    Locale.ROOT,
+                    "%.1f s (%,.0f/s)",
+                    p.drainSeconds(),
+                    sets / Math.max(p.drainSeconds(), 1e-3))));
     rows.add(
         row(
-            "polls/s sustained (budget " + String.format(Locale.ROOT, "%,.0f", budget) + ")",
+            "polls/s sustained, first polls 10%-90% (budget "
+                + String.format(Locale.ROOT, "%,.0f", budget)
+                + ")",
             phases,
             p ->
                 String.format(
@@ -691,19 +699,23 @@ public final class TrackingBenchmark {
         row("change -> handler p50 / p99, s (measured)", phases, p -> percentiles(p.delays())));
     rows.add(
         row("change -> handler p50 / p99, s (schedule)", phases, p -> percentiles(p.implied())));
-    rows.add(row("measured - schedule p50 / p99, s", phases, p -> percentiles(p.lateness())));
     rows.add(
         row(
-            "handler calls (repeats, other, not completed)",
+            "  completing poll past its due time p50 / p99, s",
+            phases,
+            p -> percentiles(p.waited())));
+    rows.add(
+        row(
+            "  completing poll answered -> handler p50 / p99, s",
+            phases,
+            p -> percentiles(p.handled())));
+    rows.add(
+        row(
+            "handler calls (repeats, sets never completed)",
             phases,
             p ->
                 String.format(
-                    Locale.ROOT,
-                    "%,d (%d, %d, %d)",
-                    p.deliveries(),
-                    p.repeats(),
-                    p.others(),
-                    p.missing())));
+                    Locale.ROOT, "%,d (%d, %d)", p.deliveries(), p.repeats(), p.missing())));
     rows.add(
         row(
             "phase: instances started to table empty",

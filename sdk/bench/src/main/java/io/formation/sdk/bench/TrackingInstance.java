@@ -1,10 +1,8 @@
 package io.formation.sdk.bench;
 
-import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.formation.sdk.AttemptEvent;
 import io.formation.sdk.FormationClient;
-import io.formation.sdk.FormationException;
 import io.formation.sdk.FormationListener;
 import io.formation.sdk.PollOptions;
 import io.formation.sdk.model.DocumentSet;
@@ -17,10 +15,11 @@ import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.concurrent.TimeUnit;
+import java.util.Iterator;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -31,15 +30,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * <pre>
  * changed setId state epochMicros
  * completed setId epochMicros
- * other kind setId                     (input needed, ended, paused: none expected)
  * </pre>
+ *
+ * (No set needs input, is unknown or refused here: a set that ended otherwise shows as never
+ * completed.)
  *
  * <p>On standard input, a line {@code heap} makes it collect its garbage and print {@code HEAP
  * bytes}, the heap reachable now; the end of input stops it, as does its lifetime. On stopping it
  * prints {@code POLLS n}, the polls its client sent.
  *
- * <p>Arguments: jdbcUrl baseUrl name recordFile requestsPerSecond burst intervalMillis threads
- * lifetimeSeconds
+ * <p>Its arguments are {@link Settings#arguments()}.
  */
 public final class TrackingInstance {
   private TrackingInstance() {}
@@ -55,32 +55,60 @@ public final class TrackingInstance {
         .build();
   }
 
-  public static void main(String[] args) throws Exception {
-    String jdbcUrl = args[0];
-    String baseUrl = args[1];
-    String name = args[2];
-    String recordFile = args[3];
-    double requestsPerSecond = Double.parseDouble(args[4]);
-    int burst = Integer.parseInt(args[5]);
-    Duration interval = Duration.ofMillis(Long.parseLong(args[6]));
-    int threads = Integer.parseInt(args[7]);
-    long lifetimeSeconds = Long.parseLong(args[8]);
+  /** What an instance is told on its command line, written and read here only. */
+  record Settings(
+      String jdbcUrl,
+      String baseUrl,
+      String name,
+      Path records,
+      double requestsPerSecond,
+      int burst,
+      Duration interval,
+      int threads,
+      Duration lifetime) {
 
-    HikariConfig pool = new HikariConfig();
-    pool.setJdbcUrl(jdbcUrl);
-    pool.setUsername(TrackingBenchmark.DB_USER);
-    pool.setPassword(TrackingBenchmark.DB_USER);
-    // One per tracker thread, and two for the scheduler's own fetches and heartbeats.
-    pool.setMaximumPoolSize(threads + 2);
-    pool.setPoolName(name);
+    List<String> arguments() {
+      return List.of(
+          jdbcUrl,
+          baseUrl,
+          name,
+          records.toString(),
+          Double.toString(requestsPerSecond),
+          Integer.toString(burst),
+          interval.toString(),
+          Integer.toString(threads),
+          lifetime.toString());
+    }
+
+    static Settings parse(String[] args) {
+      // Arguments are evaluated left to right, so each next() reads the next argument.
+      Iterator<String> in = List.of(args).iterator();
+      return new Settings(
+          in.next(),
+          in.next(),
+          in.next(),
+          Paths.get(in.next()),
+          Double.parseDouble(in.next()),
+          Integer.parseInt(in.next()),
+          Duration.parse(in.next()),
+          Integer.parseInt(in.next()),
+          Duration.parse(in.next()));
+    }
+  }
+
+  public static void main(String[] args) throws Exception {
+    Settings settings = Settings.parse(args);
+    String name = settings.name();
     AtomicLong polls = new AtomicLong();
-    try (HikariDataSource dataSource = new HikariDataSource(pool);
-        Records records = new Records(recordFile);
+    // A connection per tracker thread, and two for the scheduler's own fetches and heartbeats.
+    try (HikariDataSource dataSource =
+            TrackingBenchmark.pool(settings.jdbcUrl(), settings.threads() + 2, name);
+        Records records = new Records(settings.records());
         FormationClient client =
             FormationClient.builder()
-                .baseUrl(baseUrl)
+                .baseUrl(settings.baseUrl())
                 .accessToken(LocalServer.TOKEN)
-                .requestBudget(requestsPerSecond, burst)
+                .requestBudget(settings.requestsPerSecond(), settings.burst())
                 .listener(
                     new FormationListener() {
                       @Override
@@ -91,9 +119,9 @@ public final class TrackingInstance {
                 .build()) {
       FormationTracker tracker =
           FormationTracker.builder(client, dataSource, records)
-              .pollOptions(pollOptions(interval))
+              .pollOptions(pollOptions(settings.interval()))
               .instanceName(name)
-              .threads(threads)
+              .threads(settings.threads())
               .pollingInterval(TrackingBenchmark.POLLING_INTERVAL)
               // PostgreSQL's SELECT ... FOR UPDATE SKIP LOCKED: one statement picks a batch, the
               // strategy db-scheduler recommends for high throughput on PostgreSQL.
@@ -104,7 +132,7 @@ public final class TrackingInstance {
       Thread commands = new Thread(() -> answer(name), "commands");
       commands.setDaemon(true);
       commands.start();
-      commands.join(TimeUnit.SECONDS.toMillis(lifetimeSeconds));
+      commands.join(settings.lifetime().toMillis());
       tracker.close();
     }
     System.out.println("POLLS " + polls.get());
@@ -130,8 +158,8 @@ public final class TrackingInstance {
   private static final class Records implements TrackingHandler, AutoCloseable {
     private final Writer out;
 
-    Records(String file) throws IOException {
-      this.out = Files.newBufferedWriter(Paths.get(file), StandardCharsets.UTF_8);
+    Records(Path file) throws IOException {
+      this.out = Files.newBufferedWriter(file, StandardCharsets.UTF_8);
     }
 
     private synchronized void line(String line) {
@@ -151,21 +179,6 @@ public final class TrackingInstance {
     @Override
     public void completed(DocumentSet set) {
       line("completed " + set.id() + " " + LocalServer.epochMicros());
-    }
-
-    @Override
-    public void inputNeeded(DocumentSet set) {
-      line("other input " + set.id());
-    }
-
-    @Override
-    public void trackingEnded(String setId, FormationException reason) {
-      line("other ended " + setId + " " + reason.getClass().getSimpleName());
-    }
-
-    @Override
-    public void trackingPaused(String setId, FormationException reason, Instant retryAt) {
-      line("other paused " + setId + " " + reason.getClass().getSimpleName());
     }
 
     @Override
