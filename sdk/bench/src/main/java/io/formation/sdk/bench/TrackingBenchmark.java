@@ -187,9 +187,11 @@ public final class TrackingBenchmark {
       List<Instance> instances = new ArrayList<>();
       long phaseStart = System.nanoTime();
       long[] heapBetween = new long[count];
+      // Not weighed (-1) if the sets were all polled before the last instance had started.
+      Arrays.fill(heapBetween, -1);
       long[] heapEnd = new long[count];
-      List<Double> perSecond = new ArrayList<>();
-      try {
+      double peak;
+      try (Rates rates = new Rates(server)) {
         for (int i = 0; i < count; i++) {
           instances.add(
               Instance.start(
@@ -203,9 +205,7 @@ public final class TrackingBenchmark {
         }
         long deadline = System.nanoTime() + PHASE_LIMIT.toNanos();
         boolean betweenWaves = false;
-        long lastRequests = server.requests();
-        long lastSample = System.nanoTime();
-        long lastProgress = lastSample;
+        long lastProgress = System.nanoTime();
         while (server.completeAnswers() - completeBefore < sets || tracked(database) > 0) {
           if (System.nanoTime() > deadline) {
             throw new IllegalStateException(
@@ -220,10 +220,6 @@ public final class TrackingBenchmark {
           }
           Thread.sleep(1_000);
           long now = System.nanoTime();
-          long requests = server.requests();
-          perSecond.add((requests - lastRequests) / ((now - lastSample) / 1e9));
-          lastRequests = requests;
-          lastSample = now;
           load.sample();
           if (!betweenWaves && server.polledIds() - polledBefore >= sets) {
             betweenWaves = true;
@@ -243,9 +239,10 @@ public final class TrackingBenchmark {
                     label,
                     server.polledIds() - polledBefore,
                     server.completeAnswers() - completeBefore,
-                    perSecond.get(perSecond.size() - 1)));
+                    rates.latest()));
           }
         }
+        peak = rates.peak();
         for (int i = 0; i < count; i++) {
           heapEnd[i] = instances.get(i).heap();
         }
@@ -307,7 +304,6 @@ public final class TrackingBenchmark {
       implied = sorted(implied, measured);
       waited = sorted(waited, measured);
       handled = sorted(handled, measured);
-      double peak = perSecond.stream().mapToDouble(Double::doubleValue).max().orElse(0);
       double lastPollSeconds = (System.nanoTime() - phaseStart) / 1e9;
       return new Phase(
           count,
@@ -628,7 +624,7 @@ public final class TrackingBenchmark {
         POLLING_INTERVAL.toMillis(),
         Runtime.getRuntime().availableProcessors(),
         load.summary());
-    String format = "%-46s" + "| %-30s".repeat(phases.size()) + "%n";
+    String format = "%-54s" + "| %-30s".repeat(phases.size()) + "%n";
     List<String[]> rows = new ArrayList<>();
     rows.add(row("instances", phases, p -> Integer.toString(p.instances())));
     rows.add(
@@ -751,11 +747,57 @@ public final class TrackingBenchmark {
   }
 
   private static String joinedMib(long[] bytes) {
+    if (bytes.length > 0 && bytes[0] < 0) {
+      return "not weighed: done before all started";
+    }
     List<String> parts = new ArrayList<>();
     for (long value : bytes) {
       parts.add(String.format(Locale.ROOT, "%.1f", value / (1024.0 * 1024.0)));
     }
     return String.join(", ", parts) + " MiB";
+  }
+
+  /** The server's answers per second, sampled by a thread of its own from before any instance. */
+  private static final class Rates implements AutoCloseable {
+    private final List<Double> perSecond = new CopyOnWriteArrayList<>();
+    private final Thread thread;
+
+    Rates(LocalServer server) {
+      thread =
+          new Thread(
+              () -> {
+                long requests = server.requests();
+                long at = System.nanoTime();
+                try {
+                  while (true) {
+                    Thread.sleep(1_000);
+                    long nowRequests = server.requests();
+                    long now = System.nanoTime();
+                    perSecond.add((nowRequests - requests) / ((now - at) / 1e9));
+                    requests = nowRequests;
+                    at = now;
+                  }
+                } catch (InterruptedException e) {
+                  // Closed.
+                }
+              },
+              "rates");
+      thread.setDaemon(true);
+      thread.start();
+    }
+
+    double latest() {
+      return perSecond.isEmpty() ? 0 : perSecond.get(perSecond.size() - 1);
+    }
+
+    double peak() {
+      return perSecond.stream().mapToDouble(Double::doubleValue).max().orElse(0);
+    }
+
+    @Override
+    public void close() {
+      thread.interrupt();
+    }
   }
 
   /** A row of the report: its label, then one cell per phase. */
