@@ -12,11 +12,14 @@ import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.ToLongFunction;
 
 /**
  * The in-process service every benchmark runs against, the SDK and its baseline alike: a minimal
@@ -28,7 +31,8 @@ import java.util.Map;
  * <ul>
  *   <li>{@code GET /v1/document_sets/{id}}: a ~1 KB JSON:API document set, {@code
  *       filing_in_progress}; or, for a server made with {@link #completingAfter}, {@code complete}
- *       from the n-th poll of each id on.
+ *       from the n-th poll of each id on; or, for one made with {@link #completingAfterFirstPoll},
+ *       {@code complete} from a time set for each id after its first poll.
  *   <li>{@code GET /v1/teams?page[size]=s[&page[after]=c]}: the teams of {@link #withTeams}, pages
  *       generated on the fly, with an opaque cursor in {@code links.next}.
  * </ul>
@@ -51,6 +55,12 @@ final class LocalServer implements AutoCloseable {
   private final long totalTeams;
   private final int completeAfter;
   private final Map<String, int[]> polls = new HashMap<>();
+  private final ToLongFunction<String> completeMicrosAfterFirstPoll;
+  // Per id: when its first and its last poll were answered (epoch microseconds), and its polls
+  // answered. Written
+  // by the server thread only; concurrent so that the benchmark can read it while it runs.
+  private final Map<String, long[]> firstPolls = new ConcurrentHashMap<>();
+  private volatile long completeAnswers;
   private final byte[] fixedDocumentSet;
   private volatile double tokensPerNano;
   private final int burst;
@@ -64,9 +74,15 @@ final class LocalServer implements AutoCloseable {
   private volatile long tooManyRequests;
   private volatile long polledIds;
 
-  private LocalServer(long totalTeams, int completeAfter, double requestsPerSecond, int burst) {
+  private LocalServer(
+      long totalTeams,
+      int completeAfter,
+      double requestsPerSecond,
+      int burst,
+      ToLongFunction<String> completeMicrosAfterFirstPoll) {
     this.totalTeams = totalTeams;
     this.completeAfter = completeAfter;
+    this.completeMicrosAfterFirstPoll = completeMicrosAfterFirstPoll;
     this.tokensPerNano = requestsPerSecond / 1e9;
     this.burst = burst;
     this.tokens = burst;
@@ -95,12 +111,12 @@ final class LocalServer implements AutoCloseable {
 
   /** A server whose document sets stay {@code filing_in_progress}. */
   static LocalServer start() {
-    return new LocalServer(0, 0, 0, 0);
+    return new LocalServer(0, 0, 0, 0, null);
   }
 
   /** A server whose document sets are {@code complete} from their n-th poll on. */
   static LocalServer completingAfter(int polls) {
-    return new LocalServer(0, polls, 0, 0);
+    return new LocalServer(0, polls, 0, 0, null);
   }
 
   /**
@@ -108,7 +124,7 @@ final class LocalServer implements AutoCloseable {
    * at most {@code requestsPerSecond} on average and {@code burst} at once, and {@code 429} beyond.
    */
   static LocalServer rateLimited(int polls, double requestsPerSecond, int burst) {
-    return new LocalServer(0, polls, requestsPerSecond, burst);
+    return new LocalServer(0, polls, requestsPerSecond, burst, null);
   }
 
   /**
@@ -119,9 +135,57 @@ final class LocalServer implements AutoCloseable {
     tokensPerNano = requestsPerSecond / 1e9;
   }
 
+  /**
+   * A server on which each document set changes state once, at a time known exactly: {@code
+   * filing_in_progress} until {@code completeMicros.applyAsLong(id)} microseconds after its first
+   * answered poll, {@code complete} from then on. {@link #firstPollMicros} says when that was.
+   */
+  static LocalServer completingAfterFirstPoll(ToLongFunction<String> completeMicros) {
+    return new LocalServer(0, 0, 0, 0, completeMicros);
+  }
+
+  /**
+   * When the first poll of a set made with {@link #completingAfterFirstPoll} was answered, in
+   * microseconds since the epoch ({@link #epochMicros}); -1 if it was never polled.
+   */
+  long firstPollMicros(String id) {
+    long[] set = firstPolls.get(id);
+    return set == null ? -1 : set[0];
+  }
+
+  /**
+   * When the last poll of a set made with {@link #completingAfterFirstPoll} was answered; or -1.
+   */
+  long lastPollMicros(String id) {
+    long[] set = firstPolls.get(id);
+    return set == null ? -1 : set[2];
+  }
+
+  /** The polls of a set made with {@link #completingAfterFirstPoll} answered so far. */
+  long polls(String id) {
+    long[] set = firstPolls.get(id);
+    return set == null ? 0 : set[1];
+  }
+
+  /**
+   * Answers that said {@code complete}, for a server made with {@link #completingAfterFirstPoll}.
+   */
+  long completeAnswers() {
+    return completeAnswers;
+  }
+
+  /**
+   * The wall clock in microseconds since the epoch: the one clock this server and the benchmark's
+   * other JVMs on the same machine share, to time a state change here against a call there.
+   */
+  static long epochMicros() {
+    Instant now = Instant.now();
+    return now.getEpochSecond() * 1_000_000 + now.getNano() / 1_000;
+  }
+
   /** A server listing this many teams. */
   static LocalServer withTeams(long teams) {
-    return new LocalServer(teams, 0, 0, 0);
+    return new LocalServer(teams, 0, 0, 0, null);
   }
 
   String baseUrl() {
@@ -315,6 +379,9 @@ final class LocalServer implements AutoCloseable {
 
   private byte[] documentSet(String id) {
     successes++;
+    if (completeMicrosAfterFirstPoll != null) {
+      return scheduledDocumentSet(id);
+    }
     if (completeAfter == 0) {
       return id.equals(CallOverheadBenchmark.ID)
           ? fixedDocumentSet
@@ -326,6 +393,23 @@ final class LocalServer implements AutoCloseable {
     }
     String state = count[0] >= completeAfter ? "complete" : "filing_in_progress";
     return response(200, documentSetJson(id, state));
+  }
+
+  private byte[] scheduledDocumentSet(String id) {
+    long now = epochMicros();
+    long[] set = firstPolls.get(id);
+    if (set == null) {
+      set = new long[] {now, 0, now};
+      firstPolls.put(id, set);
+      polledIds++;
+    }
+    set[1]++;
+    set[2] = now;
+    if (now - set[0] < completeMicrosAfterFirstPoll.applyAsLong(id)) {
+      return response(200, documentSetJson(id, "filing_in_progress"));
+    }
+    completeAnswers++;
+    return response(200, documentSetJson(id, "complete"));
   }
 
   /** A document set as the service might send it: about 1 KB with a 9-character id. */
