@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.formation.sandbox.FormationSandbox;
 import io.formation.sandbox.SandboxOptions;
+import io.formation.tracking.FormationTracker;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,7 +23,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 /**
  * A person's formations are theirs: after a reload, on back and forward, in a second tab and after
  * a restart of the backend. The backend runs here as it runs in production, started and stopped by
- * the test on one port, over one sandbox and one store file that outlive it.
+ * the test on one port, over one sandbox and one database file (HSQLDB, as by default) that outlive
+ * it.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES) // a guard against a hang, not a measure of speed
 class PersonFormationsTest {
@@ -30,7 +32,7 @@ class PersonFormationsTest {
   private final SandboxOptions options =
       SandboxOptions.defaults().withToken(SandboxForTests.TOKEN).withClock(clock);
   private FormationSandbox sandbox;
-  private Path store;
+  private Path database;
   private ConfigurableApplicationContext backend;
   private int port;
   private Browser page;
@@ -38,7 +40,7 @@ class PersonFormationsTest {
   @BeforeEach
   void startEverything() throws IOException {
     sandbox = FormationSandbox.start(options);
-    store = Files.createTempDirectory("formation-web-store-").resolve("formations.json");
+    database = Files.createTempDirectory("formation-web-db-").resolve("formations");
     backend = startBackend(0);
     port = Integer.parseInt(backend.getEnvironment().getProperty("local.server.port"));
     page = new Browser(Browser.DESKTOP);
@@ -129,6 +131,8 @@ class PersonFormationsTest {
         .withTimeout(Duration.ofMinutes(1))
         .pollingEvery(Duration.ofMillis(100))
         .until(p -> p.following() == 0);
+    // The formation is still followed, by tracking, which needs no tab.
+    assertThat(backend.getBean(FormationTracker.class).tracked(id)).isPresent();
   }
 
   @Test
@@ -170,15 +174,15 @@ class PersonFormationsTest {
   }
 
   private ConfigurableApplicationContext startBackend(int onPort) {
+    // As arguments: they win over every application.properties, as on a real command line.
     return new SpringApplicationBuilder(WebExample.class)
-        .properties(
-            "server.port=" + onPort,
+        .run(
+            "--server.port=" + onPort,
             // Gone at once, as on a crash or a deploy, open event streams and all.
-            "server.shutdown=immediate",
-            "formation.base-url=" + sandbox.baseUrl(),
-            "formation.access-token=" + sandbox.token(),
-            "formation-web.store=" + store,
-            "formation-web.heartbeat=PT0.5S")
-        .run();
+            "--server.shutdown=immediate",
+            "--formation.base-url=" + sandbox.baseUrl(),
+            "--formation.access-token=" + sandbox.token(),
+            "--spring.datasource.url=jdbc:hsqldb:file:" + database + ";shutdown=true",
+            "--formation-web.heartbeat=PT0.5S");
   }
 }
