@@ -113,6 +113,30 @@ class PersonFormationsTest {
   }
 
   @Test
+  void aCookieGoneWhileThePageFollowsShowsTheFormationOutOfReachOnceTheStreamIsRefused()
+      throws IOException {
+    page.open("http://localhost:" + port + "/");
+    page.click(By.xpath("//button[text()='Start']"));
+    page.waitUntil(b -> b.findElements(By.cssSelector("section[data-form]")).size() == 5);
+    Fill.everyForm(page);
+    page.waitFor(By.cssSelector(".progress .badge.live"));
+    String id = page.formationId();
+
+    // The stream drops with the restart; the browser opens it again without the cookie, and the
+    // backend refuses it (404), which the page tells from a backend still away by its list.
+    page.driver.manage().deleteCookieNamed(Person.COOKIE);
+    restartBackend();
+
+    page.waitFor(By.cssSelector(".lost"));
+    assertThat(page.text(By.cssSelector(".lost"))).contains(id);
+    assertThat(page.present(By.xpath("//button[text()='Show your formations']"))).isTrue();
+    assertThat(page.present(By.xpath("//button[text()='Start a new formation']"))).isTrue();
+    assertThat(page.present(By.cssSelector(".progress .badge.live"))).isFalse();
+    assertThat(sandbox.documentSets()).hasSize(1);
+    page.screenshot("lost-while-following");
+  }
+
+  @Test
   void theBackendStopsFollowingAClosedTabsFormation() {
     PageClient client = new PageClient(port);
     String id =
