@@ -74,14 +74,7 @@ export function App() {
       try {
         const list = await myFormations();
         if (controller.cancelled) return;
-        setMine(list);
-        setReachable(true);
-        setProblem(null);
-        if (list.length === 0) {
-          setPhase('welcome');
-        } else {
-          open(list[0]);
-        }
+        show(list);
       } catch (error) {
         if (controller.cancelled) return;
         setProblem(error.message);
@@ -96,6 +89,18 @@ export function App() {
     // Once per page load.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
+
+  /** Shows the person's formations: the newest opened, or the Start page when there is none. */
+  function show(list) {
+    setMine(list);
+    setReachable(true);
+    setProblem(null);
+    if (list.length === 0) {
+      setPhase('welcome');
+    } else {
+      open(list[0]);
+    }
+  }
 
   /** Shows one of the person's formations: its forms while it needs input, its progress after. */
   function open(chosen) {
@@ -204,6 +209,8 @@ export function App() {
   // expired, or the set was started in another browser): nothing more can be done with it here.
   // The page says so and offers the ways on; it starts nothing by itself.
   function lose(id) {
+    // The backend answered (404): it is reachable, whatever a dropped stream said before.
+    setReachable(true);
     setLostId(id);
     setFormation(null);
     setMine([]);
@@ -217,18 +224,10 @@ export function App() {
     setFocus({ target: 'lost' });
   }
 
-  // The person's formations as the backend knows them now: the newest opened, or the Start page.
+  // The person's formations as the backend knows them now.
   async function showMine() {
     try {
-      const list = await myFormations();
-      setMine(list);
-      setProblem(null);
-      setReachable(true);
-      if (list.length === 0) {
-        setPhase('welcome');
-      } else {
-        open(list[0]);
-      }
+      show(await myFormations());
     } catch (error) {
       setReachable(!(error instanceof ApiError && error.unreachable));
       setProblem(error.message);

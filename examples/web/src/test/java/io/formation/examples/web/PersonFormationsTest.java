@@ -115,9 +115,7 @@ class PersonFormationsTest {
   @Test
   void aCookieGoneWhileThePageFollowsShowsTheFormationOutOfReachOnceTheStreamIsRefused()
       throws IOException {
-    page.open("http://localhost:" + port + "/");
-    page.click(By.xpath("//button[text()='Start']"));
-    page.waitUntil(b -> b.findElements(By.cssSelector("section[data-form]")).size() == 5);
+    Fill.start(page, port);
     Fill.everyForm(page);
     page.waitFor(By.cssSelector(".progress .badge.live"));
     String id = page.formationId();
@@ -132,6 +130,7 @@ class PersonFormationsTest {
     assertThat(page.present(By.xpath("//button[text()='Show your formations']"))).isTrue();
     assertThat(page.present(By.xpath("//button[text()='Start a new formation']"))).isTrue();
     assertThat(page.present(By.cssSelector(".progress .badge.live"))).isFalse();
+    assertThat(page.present(By.cssSelector(".offline"))).isFalse();
     assertThat(sandbox.documentSets()).hasSize(1);
     page.screenshot("lost-while-following");
   }
@@ -174,9 +173,7 @@ class PersonFormationsTest {
   }
 
   private String startAndSubmitTheCompany() {
-    page.open("http://localhost:" + port + "/");
-    page.click(By.xpath("//button[text()='Start']"));
-    page.waitUntil(b -> b.findElements(By.cssSelector("section[data-form]")).size() == 5);
+    Fill.start(page, port);
     Fill.company(page);
     page.submit("company");
     page.waitUntilDone("company");
