@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -45,14 +46,17 @@ final class FormationController {
   private final FormationClient client;
   private final PersonFormations formations;
   private final ProgressStream progress;
-  private final FormationTracker tracker;
+
+  /** Absent with {@code formation.tracking.enabled=false}: then only an open page follows a set. */
+  private final ObjectProvider<FormationTracker> tracker;
+
   private final Clock clock = Clock.systemUTC();
 
   FormationController(
       FormationClient client,
       PersonFormations formations,
       ProgressStream progress,
-      FormationTracker tracker) {
+      ObjectProvider<FormationTracker> tracker) {
     this.client = client;
     this.formations = formations;
     this.progress = progress;
@@ -79,7 +83,7 @@ final class FormationController {
       var earlier = formations.startedWith(person, startKey);
       if (earlier.isPresent()) {
         // The first answer may have been lost before the set was tracked; tracking twice is fine.
-        tracker.track(earlier.get().id());
+        tracker.ifAvailable(t -> t.track(earlier.get().id()));
         return ResponseEntity.ok(current(earlier.get()));
       }
     }
@@ -93,7 +97,7 @@ final class FormationController {
         person,
         new PersonFormations.Started(set.id(), startKey, clock.instant(), set.state().value()));
     // Followed from now on by whichever instance finds it due, whether a tab follows it or not.
-    tracker.track(set.id());
+    tracker.ifAvailable(t -> t.track(set.id()));
     return ResponseEntity.status(HttpStatus.CREATED).body(FormationView.of(set));
   }
 
@@ -152,7 +156,7 @@ final class FormationController {
    */
   private void told(String id) {
     try {
-      tracker.submitted(id, clock.instant());
+      tracker.ifAvailable(t -> t.submitted(id, clock.instant()));
     } catch (RuntimeException e) {
       // Polled at this moment by some instance, or its table not reachable now.
       log.info("Tracking of {} not told of the submission: {}", id, e.getMessage());
