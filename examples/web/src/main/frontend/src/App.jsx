@@ -42,7 +42,8 @@ const wasAccepted = (form) => Object.keys(form.data ?? {}).length > 0 && satisfi
 const needsInput = (state) => state === 'input_needed';
 
 export function App() {
-  // loading → welcome | input ⇄ following → complete, with input again if the service asks.
+  // loading → welcome | input ⇄ following → complete, with input again if the service asks; lost
+  // when the backend no longer knows the set for this person.
   const [phase, setPhase] = useState('loading');
   const [formation, setFormation] = useState(null);
   const [mine, setMine] = useState([]);
@@ -53,6 +54,7 @@ export function App() {
   const [retry, setRetry] = useState(null);
   const [reachable, setReachable] = useState(true);
   const [focus, setFocus] = useState(null);
+  const [lostId, setLostId] = useState(null);
   const formsRef = useRef(forms);
   formsRef.current = forms;
   // Each form's values as they stand after the last key, written synchronously by JSON Forms.
@@ -72,14 +74,7 @@ export function App() {
       try {
         const list = await myFormations();
         if (controller.cancelled) return;
-        setMine(list);
-        setReachable(true);
-        setProblem(null);
-        if (list.length === 0) {
-          setPhase('welcome');
-        } else {
-          open(list[0]);
-        }
+        show(list);
       } catch (error) {
         if (controller.cancelled) return;
         setProblem(error.message);
@@ -94,6 +89,18 @@ export function App() {
     // Once per page load.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
+
+  /** Shows the person's formations: the newest opened, or the Start page when there is none. */
+  function show(list) {
+    setMine(list);
+    setReachable(true);
+    setProblem(null);
+    if (list.length === 0) {
+      setPhase('welcome');
+    } else {
+      open(list[0]);
+    }
+  }
 
   /** Shows one of the person's formations: its forms while it needs input, its progress after. */
   function open(chosen) {
@@ -124,6 +131,10 @@ export function App() {
       const first = fetched.find((form) => form.status === 'open');
       setFocus(first ? { formId: first.id, target: 'first' } : null);
     } catch (error) {
+      if (error instanceof ApiError && error.status === 404) {
+        lose(chosen.id);
+        return;
+      }
       setReachable(!(error instanceof ApiError && error.unreachable));
       setProblem(`The forms could not be loaded: ${error.message} Trying again…`);
       const timer = setTimeout(() => loadForms(chosen, Math.min(delay * 2, RETRY_MAX_MS)), delay);
@@ -181,15 +192,45 @@ export function App() {
         }
         return;
       }
+      if (error instanceof ApiError && error.status === 404) {
+        lose(formation.id);
+        return;
+      }
       const errors =
         error instanceof ApiError && error.errors.length > 0
           ? explain(error.errors, form.schema, data)
           : [{ pointer: '', message: error.message }];
-      if (error instanceof ApiError && error.status === 404) {
-        errors.push({ pointer: '', message: 'Reload the page to see your formations.' });
-      }
       update(formId, () => ({ status: 'open', errors }));
       setFocus({ formId, target: 'invalid' });
+    }
+  }
+
+  // The backend does not know this set for this person (the cookie that names them was cleared or
+  // expired, or the set was started in another browser): nothing more can be done with it here.
+  // The page says so and offers the ways on; it starts nothing by itself.
+  function lose(id) {
+    // The backend answered (404): it is reachable, whatever a dropped stream said before.
+    setReachable(true);
+    setLostId(id);
+    setFormation(null);
+    setMine([]);
+    setForms([]);
+    setStates([]);
+    setNotice(null);
+    setProblem(null);
+    setRetry(null);
+    values.current = new Map();
+    setPhase('lost');
+    setFocus({ target: 'lost' });
+  }
+
+  // The person's formations as the backend knows them now.
+  async function showMine() {
+    try {
+      show(await myFormations());
+    } catch (error) {
+      setReachable(!(error instanceof ApiError && error.unreachable));
+      setProblem(error.message);
     }
   }
 
@@ -230,6 +271,7 @@ export function App() {
         setPhase('failed');
       },
       onConnection: setReachable,
+      onLost: () => lose(formation.id),
     });
     // Follows anew on each entry into the phase.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -291,6 +333,8 @@ export function App() {
     let target = null;
     if (focus.target === 'progress') {
       target = document.querySelector('.progress h2');
+    } else if (focus.target === 'lost') {
+      target = document.querySelector('.lost h2');
     } else if (section && focus.target === 'invalid') {
       // The first error's field, found by its id: JSON Forms marks the fields a render later.
       const first = formsRef.current.find((form) => form.id === focus.formId)?.errors.find((error) => error.pointer);
@@ -366,6 +410,27 @@ export function App() {
               Back to the current formation
             </button>
           )}
+        </section>
+      )}
+
+      {phase === 'lost' && (
+        <section className="card lost" role="alert" aria-labelledby="lost-title">
+          <h2 id="lost-title" tabIndex={-1}>
+            This formation cannot be reached from this browser
+          </h2>
+          <p>
+            This browser no longer holds the link to document set <code>{lostId}</code>: it was cleared or has expired,
+            or the formation was started in another browser. What was not accepted before was not sent, and nothing new
+            was started.
+          </p>
+          <div className="ways-on">
+            <button type="button" className="primary" onClick={showMine}>
+              Show your formations
+            </button>
+            <button type="button" className="secondary" onClick={() => setPhase('welcome')}>
+              Start a new formation
+            </button>
+          </div>
         </section>
       )}
 

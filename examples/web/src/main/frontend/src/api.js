@@ -67,8 +67,10 @@ const REOPEN_MAX_MS = 10000;
  * this function when the browser gives up (the backend restarting answers with an error page).
  * Each new stream starts with the state as it is now; the caller drops a state it already shows.
  * `onConnection(false)` says the backend cannot be reached, `onConnection(true)` that it is back.
+ * `onLost()` says the backend answers but no longer lists the set among the person's formations
+ * (the stream was refused with a 404, which an EventSource cannot read): following stops.
  */
-export function followProgress(id, { onState, onComplete, onInputNeeded, onFailed, onConnection }) {
+export function followProgress(id, { onState, onComplete, onInputNeeded, onFailed, onConnection, onLost }) {
   let source = null;
   let timer = null;
   let stopped = false;
@@ -91,7 +93,7 @@ export function followProgress(id, { onState, onComplete, onInputNeeded, onFaile
       }
       onConnection(false);
       if (source.readyState === EventSource.CLOSED) {
-        timer = setTimeout(open, delay);
+        timer = setTimeout(reopenUnlessLost, delay);
         delay = Math.min(delay * 2, REOPEN_MAX_MS);
       }
     };
@@ -100,6 +102,23 @@ export function followProgress(id, { onState, onComplete, onInputNeeded, onFaile
     source.addEventListener('input_needed', finish(onInputNeeded));
     source.addEventListener('failed', finish(onFailed));
   };
+
+  // The browser gave up on the stream: the backend is away, or it refused the stream. Which one,
+  // the person's list says.
+  async function reopenUnlessLost() {
+    try {
+      const mine = await myFormations();
+      if (stopped) return;
+      if (!mine.some((entry) => entry.id === id)) {
+        stop();
+        onLost();
+        return;
+      }
+    } catch {
+      // Not answered: the backend is still away; the stream is tried again.
+    }
+    if (!stopped) open();
+  }
 
   function stop() {
     stopped = true;

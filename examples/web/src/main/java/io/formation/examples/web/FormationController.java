@@ -8,6 +8,7 @@ import io.formation.sdk.FormationException;
 import io.formation.sdk.model.ActionResult;
 import io.formation.sdk.model.DocumentSet;
 import io.formation.sdk.model.Form;
+import io.formation.tracking.FormationTracker;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.time.Clock;
@@ -15,6 +16,7 @@ import java.util.List;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -44,13 +46,21 @@ final class FormationController {
   private final FormationClient client;
   private final PersonFormations formations;
   private final ProgressStream progress;
+
+  /** Absent with {@code formation.tracking.enabled=false}: then only an open page follows a set. */
+  private final ObjectProvider<FormationTracker> tracker;
+
   private final Clock clock = Clock.systemUTC();
 
   FormationController(
-      FormationClient client, PersonFormations formations, ProgressStream progress) {
+      FormationClient client,
+      PersonFormations formations,
+      ProgressStream progress,
+      ObjectProvider<FormationTracker> tracker) {
     this.client = client;
     this.formations = formations;
     this.progress = progress;
+    this.tracker = tracker;
   }
 
   /** What the page sends to start: the key of this one deliberate start, made by the page. */
@@ -72,7 +82,9 @@ final class FormationController {
     if (startKey != null) {
       var earlier = formations.startedWith(person, startKey);
       if (earlier.isPresent()) {
-        return ResponseEntity.ok(current(person, earlier.get()));
+        // The first answer may have been lost before the set was tracked; tracking twice is fine.
+        tracker.ifAvailable(t -> t.track(earlier.get().id()));
+        return ResponseEntity.ok(current(earlier.get()));
       }
     }
     // The product decides what is formed; the browser only asks to start.
@@ -84,6 +96,8 @@ final class FormationController {
     formations.remember(
         person,
         new PersonFormations.Started(set.id(), startKey, clock.instant(), set.state().value()));
+    // Followed from now on by whichever instance finds it due, whether a tab follows it or not.
+    tracker.ifAvailable(t -> t.track(set.id()));
     return ResponseEntity.status(HttpStatus.CREATED).body(FormationView.of(set));
   }
 
@@ -94,7 +108,7 @@ final class FormationController {
   @GetMapping
   List<FormationView> mine(HttpServletRequest request) {
     return Person.of(request)
-        .map(person -> formations.of(person).stream().map(s -> current(person, s)).toList())
+        .map(person -> formations.of(person).stream().map(this::current).toList())
         .orElse(List.of());
   }
 
@@ -121,6 +135,7 @@ final class FormationController {
       throw new FormClosed(formId);
     }
     ActionResult result = client.forms().submit(form, values);
+    told(id);
     return result
         .form()
         .map(FormView::of)
@@ -129,8 +144,23 @@ final class FormationController {
 
   @GetMapping(path = "/{id}/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
   SseEmitter events(@PathVariable String id, HttpServletRequest request) {
-    Person person = require(request, id);
-    return progress.follow(id, state -> formations.seen(person, id, state));
+    require(request, id);
+    return progress.follow(id, state -> formations.seen(id, state));
+  }
+
+  /**
+   * Tells tracking of an accepted submission, so that it counts the service's processing lag from
+   * it rather than from the start. Best effort: the submission is accepted whatever happens here,
+   * and a tracker that was not told only says input_needed a little early (the row then shows the
+   * state the set is in while the service takes the values up).
+   */
+  private void told(String id) {
+    try {
+      tracker.ifAvailable(t -> t.submitted(id, clock.instant()));
+    } catch (RuntimeException e) {
+      // Polled at this moment by some instance, or its table not reachable now.
+      log.info("Tracking of {} not told of the submission: {}", id, e.getMessage());
+    }
   }
 
   private Person require(HttpServletRequest request, String id) {
@@ -139,10 +169,10 @@ final class FormationController {
         .orElseThrow(() -> NotHere.formation(id));
   }
 
-  private FormationView current(Person person, PersonFormations.Started started) {
+  private FormationView current(PersonFormations.Started started) {
     try {
       DocumentSet set = client.documentSets().get(started.id());
-      formations.seen(person, started.id(), set.state().value());
+      formations.seen(started.id(), set.state().value());
       return FormationView.of(set, started.startedAt());
     } catch (FormationException e) {
       log.warn("State of {} not known now: {}", started.id(), e.getMessage());

@@ -9,8 +9,9 @@ import java.util.Optional;
  * only on a person's own sets: the token can act on every set of the partner, so without this
  * anybody who learns an id could read and fill in another person's forms.
  *
- * <p>{@link FilePersonFormations} keeps them in a file. The tracking module ({@code
- * formation-tracking}) would take this place: the same questions, answered from its table.
+ * <p>{@link JdbcPersonFormations} keeps them in a table beside the tracker's, in one database that
+ * every instance of the backend shares; {@link TrackedStates} writes each state tracking sees into
+ * them.
  */
 interface PersonFormations {
 
@@ -22,28 +23,26 @@ interface PersonFormations {
    * @param startedAt when it was created
    * @param lastState the last state the backend saw, for when the service cannot be asked
    */
-  record Started(String id, String startKey, Instant startedAt, String lastState) {
-    Started withLastState(String state) {
-      return new Started(id, startKey, startedAt, state);
-    }
-  }
+  record Started(String id, String startKey, Instant startedAt, String lastState) {}
 
   /** The person's formations, the newest first. */
   List<Started> of(Person person);
 
   /** The formation the person's start with this key created, if it created one. */
-  default Optional<Started> startedWith(Person person, String startKey) {
-    return of(person).stream().filter(s -> startKey.equals(s.startKey())).findFirst();
-  }
+  Optional<Started> startedWith(Person person, String startKey);
 
   /** Whether the person started this document set. */
-  default boolean owns(Person person, String id) {
-    return of(person).stream().anyMatch(s -> s.id().equals(id));
-  }
+  boolean owns(Person person, String id);
 
-  /** Remembers a formation the person started; kept before the person is answered. */
+  /**
+   * Remembers a formation the person started; kept before the person is answered. Remembering the
+   * same set again changes nothing.
+   */
   void remember(Person person, Started started);
 
-  /** Notes the last state seen for one of the person's sets. */
-  void seen(Person person, String id, String state);
+  /**
+   * Notes the last state seen for a set, whoever saw it (the page's stream, tracking); the same
+   * state again changes nothing. Only sets remembered here are touched.
+   */
+  void seen(String id, String state);
 }

@@ -31,7 +31,8 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
  * input_needed} (the page fetches the forms again and shows those asked for) or {@code failed}. The
  * stream ends after that one. A comment line every {@code formation-web.heartbeat} (15 s) keeps
  * proxies from closing a quiet stream and finds out that a tab was closed: the write fails, and the
- * polling for that tab stops, within a minute instead of at the next change of state.
+ * polling for that tab stops, within a minute instead of at the next change of state. The formation
+ * stays followed by tracking ({@link TrackedStates}), which needs no tab.
  */
 @Component
 final class ProgressStream {
@@ -77,6 +78,11 @@ final class ProgressStream {
       FormationClient client, @Value("${formation-web.heartbeat:PT15S}") Duration heartbeat) {
     this.client = client;
     this.heartbeat = heartbeat;
+  }
+
+  /** How often a quiet stream is written to, to find out whether its tab is still there. */
+  Duration heartbeat() {
+    return heartbeat;
   }
 
   /** How many formations are being followed for a browser now. */

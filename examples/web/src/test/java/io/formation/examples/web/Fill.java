@@ -1,11 +1,20 @@
 package io.formation.examples.web;
 
+import org.openqa.selenium.By;
+
 /** A person filling in each form of the Delaware template with values the service accepts. */
 final class Fill {
   static final String DIRECTOR = ".root_properties_directors .children > div:nth-child(1) ";
   static final String OFFICER = ".root_properties_officers .children > div:nth-child(1) ";
 
   private Fill() {}
+
+  /** Opens the page at this port, presses Start and waits for the five forms. */
+  static void start(Browser page, int port) {
+    page.open("http://localhost:" + port + "/");
+    page.click(By.xpath("//button[text()='Start']"));
+    page.waitUntil(b -> b.findElements(By.cssSelector("section[data-form]")).size() == 5);
+  }
 
   static void company(Browser page) {
     page.replace("company", ".root_properties_name", "Acme Robotics");

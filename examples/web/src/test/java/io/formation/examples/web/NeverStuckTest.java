@@ -17,7 +17,13 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 
-/** A form reopened with Change never keeps the page from following the set. */
+/**
+ * The page never waits for what cannot come: a form reopened with Change never keeps it from
+ * following the set, and a person whose cookie is gone (cleared, expired) meets a formation the
+ * backend no longer knows for them with a visible state and a way on: their formations, or a new
+ * start they choose; the page starts nothing by itself. (PersonFormationsTest shows the same while
+ * the page follows progress.)
+ */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 @Import(SandboxForTests.class)
 @Timeout(value = 5, unit = TimeUnit.MINUTES) // a guard against a hang, not a measure of speed
@@ -41,9 +47,7 @@ class NeverStuckTest {
 
   @Test
   void changingAFormThenFinishingTheLastOneFollowsTheSetAndClosesTheChange() throws IOException {
-    page.open("http://localhost:" + port + "/");
-    page.click(By.xpath("//button[text()='Start']"));
-    page.waitUntil(b -> b.findElements(By.cssSelector("section[data-form]")).size() == 5);
+    Fill.start(page, port);
     Fill.company(page);
     page.submit("company");
     page.submit("purpose");
@@ -80,5 +84,70 @@ class NeverStuckTest {
         .contains("moved on before this change was sent");
     assertThat(page.present(Browser.inForm("company", "footer button"))).isFalse();
     page.screenshot("change-then-finish");
+  }
+
+  @Test
+  void aSubmissionAfterTheCookieIsGoneShowsTheFormationOutOfReachWithAWayOn() throws IOException {
+    int setsBefore = sandbox.documentSets().size();
+    Fill.start(page, port);
+    Fill.company(page);
+    page.submit("company");
+    page.waitUntilDone("company");
+    String id = page.formationId();
+    long sentBefore = submissions();
+
+    page.driver.manage().deleteCookieNamed(Person.COOKIE);
+    page.submit("purpose");
+
+    page.waitFor(By.cssSelector(".lost"));
+    page.screenshot("lost-session");
+    assertThat(page.text(By.cssSelector(".lost"))).contains(id, "cannot be reached");
+    assertThat(page.focused()).isEqualTo("lost-title");
+    assertThat(page.present(By.cssSelector("section[data-form]"))).isFalse();
+    assertThat(page.accessibilityViolations()).isEmpty();
+    // Nothing was sent for the purpose, and nothing was started by the page itself.
+    assertThat(submissions()).isEqualTo(sentBefore);
+    assertThat(sandbox.documentSets()).hasSize(setsBefore + 1);
+
+    // The person's formations, as the backend knows this browser now: none, so the Start page.
+    page.click(By.xpath("//button[text()='Show your formations']"));
+    page.waitFor(By.cssSelector(".welcome"));
+    assertThat(page.present(By.cssSelector(".lost"))).isFalse();
+    assertThat(sandbox.documentSets()).hasSize(setsBefore + 1);
+
+    // Starting again is a choice the person makes: then, and only then, a new set.
+    startsAnotherWithOneClick(id, setsBefore + 2);
+  }
+
+  @Test
+  void startingANewFormationFromALostOneIsOneDeliberateClick() {
+    Fill.start(page, port);
+    String id = page.formationId();
+    int setsBefore = sandbox.documentSets().size();
+
+    page.driver.manage().deleteCookieNamed(Person.COOKIE);
+    Fill.company(page);
+    page.submit("company");
+    page.click(
+        By.xpath("//section[contains(@class,'lost')]//button[text()='Start a new formation']"));
+
+    page.waitFor(By.cssSelector(".welcome"));
+    assertThat(sandbox.documentSets()).hasSize(setsBefore);
+    startsAnotherWithOneClick(id, setsBefore + 1);
+  }
+
+  /** The form submissions the service received, from any test sharing this sandbox. */
+  private long submissions() {
+    return sandbox.requests().stream()
+        .filter(r -> r.path().contains("/form_actions/") && !r.method().equals("GET"))
+        .count();
+  }
+
+  /** Start, pressed once by the person, makes one new set, shown instead of the lost one. */
+  private void startsAnotherWithOneClick(String lostId, int setsAfter) {
+    page.click(By.xpath("//button[text()='Start']"));
+    page.waitUntil(b -> b.findElements(By.cssSelector("section[data-form]")).size() == 5);
+    assertThat(page.formationId()).isNotEqualTo(lostId);
+    assertThat(sandbox.documentSets()).hasSize(setsAfter);
   }
 }

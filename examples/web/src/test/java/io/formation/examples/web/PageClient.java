@@ -28,8 +28,16 @@ final class PageClient {
   private final List<Received> received = new CopyOnWriteArrayList<>();
 
   PageClient(int port) {
+    this(port, new CookieManager());
+  }
+
+  /**
+   * A page on this port with the given cookie jar: two pages sharing one jar are one person whose
+   * requests reach different instances, as behind a load balancer.
+   */
+  PageClient(int port, CookieManager cookies) {
     this.origin = "http://localhost:" + port;
-    this.http = HttpClient.newBuilder().cookieHandler(new CookieManager()).build();
+    this.http = HttpClient.newBuilder().cookieHandler(cookies).build();
   }
 
   Received get(String path) {

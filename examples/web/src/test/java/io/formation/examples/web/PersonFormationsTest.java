@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.formation.sandbox.FormationSandbox;
 import io.formation.sandbox.SandboxOptions;
+import io.formation.tracking.FormationTracker;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,7 +23,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 /**
  * A person's formations are theirs: after a reload, on back and forward, in a second tab and after
  * a restart of the backend. The backend runs here as it runs in production, started and stopped by
- * the test on one port, over one sandbox and one store file that outlive it.
+ * the test on one port, over one sandbox and one database file (HSQLDB, as by default) that outlive
+ * it.
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES) // a guard against a hang, not a measure of speed
 class PersonFormationsTest {
@@ -30,7 +32,7 @@ class PersonFormationsTest {
   private final SandboxOptions options =
       SandboxOptions.defaults().withToken(SandboxForTests.TOKEN).withClock(clock);
   private FormationSandbox sandbox;
-  private Path store;
+  private Path database;
   private ConfigurableApplicationContext backend;
   private int port;
   private Browser page;
@@ -38,7 +40,7 @@ class PersonFormationsTest {
   @BeforeEach
   void startEverything() throws IOException {
     sandbox = FormationSandbox.start(options);
-    store = Files.createTempDirectory("formation-web-store-").resolve("formations.json");
+    database = Files.createTempDirectory("formation-web-db-").resolve("formations");
     backend = startBackend(0);
     port = Integer.parseInt(backend.getEnvironment().getProperty("local.server.port"));
     page = new Browser(Browser.DESKTOP);
@@ -111,6 +113,29 @@ class PersonFormationsTest {
   }
 
   @Test
+  void aCookieGoneWhileThePageFollowsShowsTheFormationOutOfReachOnceTheStreamIsRefused()
+      throws IOException {
+    Fill.start(page, port);
+    Fill.everyForm(page);
+    page.waitFor(By.cssSelector(".progress .badge.live"));
+    String id = page.formationId();
+
+    // The stream drops with the restart; the browser opens it again without the cookie, and the
+    // backend refuses it (404), which the page tells from a backend still away by its list.
+    page.driver.manage().deleteCookieNamed(Person.COOKIE);
+    restartBackend();
+
+    page.waitFor(By.cssSelector(".lost"));
+    assertThat(page.text(By.cssSelector(".lost"))).contains(id);
+    assertThat(page.present(By.xpath("//button[text()='Show your formations']"))).isTrue();
+    assertThat(page.present(By.xpath("//button[text()='Start a new formation']"))).isTrue();
+    assertThat(page.present(By.cssSelector(".progress .badge.live"))).isFalse();
+    assertThat(page.present(By.cssSelector(".offline"))).isFalse();
+    assertThat(sandbox.documentSets()).hasSize(1);
+    page.screenshot("lost-while-following");
+  }
+
+  @Test
   void theBackendStopsFollowingAClosedTabsFormation() {
     PageClient client = new PageClient(port);
     String id =
@@ -129,6 +154,8 @@ class PersonFormationsTest {
         .withTimeout(Duration.ofMinutes(1))
         .pollingEvery(Duration.ofMillis(100))
         .until(p -> p.following() == 0);
+    // The formation is still followed, by tracking, which needs no tab.
+    assertThat(backend.getBean(FormationTracker.class).tracked(id)).isPresent();
   }
 
   @Test
@@ -146,9 +173,7 @@ class PersonFormationsTest {
   }
 
   private String startAndSubmitTheCompany() {
-    page.open("http://localhost:" + port + "/");
-    page.click(By.xpath("//button[text()='Start']"));
-    page.waitUntil(b -> b.findElements(By.cssSelector("section[data-form]")).size() == 5);
+    Fill.start(page, port);
     Fill.company(page);
     page.submit("company");
     page.waitUntilDone("company");
@@ -170,15 +195,15 @@ class PersonFormationsTest {
   }
 
   private ConfigurableApplicationContext startBackend(int onPort) {
+    // As arguments: they win over every application.properties, as on a real command line.
     return new SpringApplicationBuilder(WebExample.class)
-        .properties(
-            "server.port=" + onPort,
+        .run(
+            "--server.port=" + onPort,
             // Gone at once, as on a crash or a deploy, open event streams and all.
-            "server.shutdown=immediate",
-            "formation.base-url=" + sandbox.baseUrl(),
-            "formation.access-token=" + sandbox.token(),
-            "formation-web.store=" + store,
-            "formation-web.heartbeat=PT0.5S")
-        .run();
+            "--server.shutdown=immediate",
+            "--formation.base-url=" + sandbox.baseUrl(),
+            "--formation.access-token=" + sandbox.token(),
+            "--spring.datasource.url=jdbc:hsqldb:file:" + database + ";shutdown=true",
+            "--formation-web.heartbeat=PT0.5S");
   }
 }

@@ -27,7 +27,10 @@ import org.springframework.context.annotation.Import;
  * failing 70% of requests (seeded, so the same requests fail every run), the create succeeds and
  * the forms fetch after it fails, SDK retries included; the page keeps the set and tries again.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
+// Tracking off: its polls, due when they fall due, would take draws from the seeded sequence.
+@SpringBootTest(
+    webEnvironment = WebEnvironment.RANDOM_PORT,
+    properties = "formation.tracking.enabled=false")
 @Import(StartOnceTest.FailingService.class)
 @Timeout(value = 5, unit = TimeUnit.MINUTES) // a guard against a hang, not a measure of speed
 class StartOnceTest {
