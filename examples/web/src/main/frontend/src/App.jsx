@@ -181,15 +181,15 @@ export function App() {
       setFocus(next ? { formId: next.id, target: 'first' } : { target: 'progress' });
     } catch (error) {
       if (error instanceof ApiError && error.status === 409) {
-        // The set moved on: the service keeps what it accepted before, and says what happens next.
+        // The set takes no values for this form now: following it says what happens next. That
+        // holds for a form never accepted here too: a set moves on only once the service holds
+        // every form, so it took this one from a submission whose answer was lost on the way.
         update(formId, (current) => ({
           status: current.accepted ? 'done' : 'open',
           errors: [],
           notice: 'The service has moved on and takes no changes to this form now; it keeps the values it accepted.',
         }));
-        if (formsRef.current.every((candidate) => candidate.accepted)) {
-          setPhase('following');
-        }
+        setPhase('following');
         return;
       }
       if (error instanceof ApiError && error.status === 404) {
@@ -277,18 +277,23 @@ export function App() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [phase]);
 
-  // The set left input_needed while a form was open for a change: the service keeps what it had.
+  // The set left input_needed while a form was open: the service keeps what it had. A form open
+  // for a change keeps what was accepted before; one never accepted here was taken by the service
+  // from the last values sent, whose answer was lost (a set moves on only once it holds every form).
   function closeChanges() {
     setForms((list) =>
       list.map((form) =>
-        form.accepted && form.status !== 'done'
+        form.status !== 'done'
           ? {
               ...form,
               status: 'done',
+              accepted: true,
               errors: [],
               version: ++versions,
               initial: form.lastAccepted ?? form.initial,
-              notice: 'The service moved on before this change was sent; it keeps the values it accepted.',
+              notice: form.accepted
+                ? 'The service moved on before this change was sent; it keeps the values it accepted.'
+                : 'The service took these values; its answer was lost on the way.',
             }
           : form,
       ),
@@ -302,7 +307,10 @@ export function App() {
     try {
       const fetched = await listForms(formation.id);
       const previous = new Map(formsRef.current.map((form) => [form.id, form]));
-      const asked = fetched.filter((form) => !previous.has(form.id) || !satisfies(form.schema, form.data));
+      // A form not accepted here is asked for too: its values may never have reached the service.
+      const asked = fetched.filter(
+        (form) => !previous.get(form.id)?.accepted || !satisfies(form.schema, form.data),
+      );
       const reopen = asked.length > 0 ? asked : returned ? fetched : [];
       if (reopen.length === 0) {
         setPhase('waiting');
