@@ -11,6 +11,7 @@ import io.formation.sdk.internal.Origins;
 import io.formation.sdk.model.ActionResult;
 import io.formation.sdk.model.Form;
 import io.formation.sdk.model.FormAction;
+import io.formation.testkit.FakeTime;
 import java.util.Locale;
 import java.util.Map;
 import mockwebserver3.MockResponse;

@@ -14,6 +14,7 @@ import io.formation.sdk.model.DocumentSet;
 import io.formation.sdk.model.DocumentSetState;
 import io.formation.sdk.model.Form;
 import io.formation.sdk.model.FormAction;
+import io.formation.testkit.FakeTime;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.formation.sdk.internal.Sleeper;
 import io.formation.sdk.model.DocumentSet;
+import io.formation.testkit.FakeTime;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;

@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.formation.sdk.internal.Sleeper;
 import io.formation.sdk.model.DocumentSet;
 import io.formation.sdk.model.DocumentSetState;
+import io.formation.testkit.FakeTime;
 import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.List;

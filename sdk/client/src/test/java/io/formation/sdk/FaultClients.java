@@ -2,6 +2,7 @@ package io.formation.sdk;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.formation.testkit.FakeTime;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,7 +22,7 @@ final class FaultClients {
 
   /** Fake time and jitter fixed at its maximum: retries and polls never wait for real. */
   static FormationClient.Builder fakeTime(FaultServer server, FakeTime time) {
-    return realTime(server).clock(time).ticker(time).sleeper(time).random(() -> 1.0);
+    return TestClients.fakeTime(realTime(server), time);
   }
 
   /** A JSON:API document set. */

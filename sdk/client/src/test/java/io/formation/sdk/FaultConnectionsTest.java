@@ -71,12 +71,8 @@ class FaultConnectionsTest extends FaultFixture {
     String url = server.url();
     server.close();
     client =
-        FormationClient.builder()
-            .baseUrl(url)
-            .accessToken(FaultClients.TOKEN)
-            .clock(time)
-            .ticker(time)
-            .sleeper(time)
+        TestClients.fakeTime(
+                FormationClient.builder().baseUrl(url).accessToken(FaultClients.TOKEN), time)
             .build();
     NetworkException e =
         catchThrowableOfType(

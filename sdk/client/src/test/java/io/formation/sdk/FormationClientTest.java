@@ -4,6 +4,7 @@ import static io.formation.sdk.TransportTest.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.formation.testkit.FakeTime;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;

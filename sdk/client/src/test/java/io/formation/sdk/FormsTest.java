@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.formation.sdk.model.Form;
 import io.formation.sdk.model.FormAction;
+import io.formation.testkit.FakeTime;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

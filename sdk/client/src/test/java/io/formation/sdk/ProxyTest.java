@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.formation.testkit.FakeTime;
 import java.util.ArrayList;
 import java.util.List;
 import mockwebserver3.MockResponse;
@@ -179,14 +180,7 @@ class ProxyTest {
   }
 
   private FormationClient.Builder client(String baseUrl, OkHttpClient http) {
-    return FormationClient.builder()
-        .baseUrl(baseUrl)
-        .accessToken(TestClients.TOKEN)
-        .httpClient(http)
-        .clock(time)
-        .ticker(time)
-        .sleeper(time)
-        .random(() -> 1.0);
+    return TestClients.builder(baseUrl, time).httpClient(http);
   }
 
   /** The README's proxy client, trusting the test root instead of the platform's. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.formation.testkit.FakeTime;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -203,12 +204,7 @@ class SecurityTest {
   void aNetworkFailureMessageNeverContainsTheToken() throws Exception {
     int port = server.getPort();
     server.close();
-    try (FormationClient client =
-        FormationClient.builder()
-            .baseUrl("http://127.0.0.1:" + port)
-            .accessToken(TestClients.TOKEN)
-            .sleeper(time)
-            .build()) {
+    try (FormationClient client = TestClients.builder("http://127.0.0.1:" + port, time).build()) {
       NetworkException e =
           catchThrowableOfType(NetworkException.class, () -> client.documentSets().get("ds1"));
       assertThat(e.getMessage())

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.formation.sdk.model.Page;
 import io.formation.sdk.model.Team;
+import io.formation.testkit.FakeTime;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;

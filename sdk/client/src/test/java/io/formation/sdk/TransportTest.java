@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.fasterxml.jackson.databind.node.NullNode;
 import io.formation.sdk.model.FormAction;
+import io.formation.testkit.FakeTime;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -318,15 +319,7 @@ class TransportTest {
   void postIsRetriedWhenTheConnectionWasRefusedBeforeAnythingWasWritten() throws Exception {
     int port = server.getPort();
     server.close();
-    try (FormationClient client =
-        FormationClient.builder()
-            .baseUrl("http://127.0.0.1:" + port)
-            .accessToken(TestClients.TOKEN)
-            .clock(time)
-            .ticker(time)
-            .sleeper(time)
-            .random(() -> 1.0)
-            .build()) {
+    try (FormationClient client = TestClients.builder("http://127.0.0.1:" + port, time).build()) {
       NetworkException e =
           catchThrowableOfType(
               NetworkException.class,
