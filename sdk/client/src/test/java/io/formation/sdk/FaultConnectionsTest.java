@@ -1,8 +1,8 @@
 package io.formation.sdk;
 
 import static io.formation.sdk.FaultClients.ID;
-import static io.formation.sdk.FaultClients.documentSet;
 import static io.formation.sdk.FaultServer.Fault.json;
+import static io.formation.sdk.Fixtures.documentSetBody;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
@@ -26,8 +26,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class FaultConnectionsTest extends FaultFixture {
-  private static final String SET = documentSet(ID, "filing_in_progress");
-  private static final String CREATED = documentSet("ds_new", "input_needed");
+  private static final String SET = documentSetBody(ID, "filing_in_progress");
+  private static final String CREATED = documentSetBody("ds_new", "input_needed");
 
   private long posts() {
     return server.requests().stream().filter(r -> r.method().equals("POST")).count();

@@ -1,8 +1,8 @@
 package io.formation.sdk;
 
 import static io.formation.sdk.FaultClients.ID;
-import static io.formation.sdk.FaultClients.documentSet;
 import static io.formation.sdk.FaultServer.Fault.json;
+import static io.formation.sdk.Fixtures.documentSetBody;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.assertj.core.api.Assertions.fail;
@@ -35,7 +35,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 @Timeout(value = 40, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class FaultPromptnessTest extends FaultFixture {
   private static final Duration PROMPTLY = Duration.ofSeconds(5);
-  private static final String IN_PROGRESS = documentSet(ID, "filing_in_progress");
+  private static final String IN_PROGRESS = documentSetBody(ID, "filing_in_progress");
 
   Worker worker;
 
@@ -55,7 +55,7 @@ class FaultPromptnessTest extends FaultFixture {
     if (onALaterPoll) {
       server.enqueue(json(200, IN_PROGRESS));
     }
-    server.otherwise(json(200, documentSet(ID, "complete")));
+    server.otherwise(json(200, documentSetBody(ID, "complete")));
     client = FaultClients.realTime(server).build();
     AssertionError boom = new AssertionError("listener failed");
     PollOptions options =

@@ -1,7 +1,7 @@
 package io.formation.sdk;
 
+import static io.formation.sdk.Fixtures.ok;
 import static io.formation.sdk.TransportTest.SET;
-import static io.formation.sdk.TransportTest.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -54,7 +54,7 @@ class ProxyTest {
   void theProxysChallengeIsAnsweredWithItsCredentialsWithoutSpendingARetry() throws Exception {
     proxy.enqueue(challenge(true));
     proxy.enqueue(tunnel());
-    proxy.enqueue(TransportTest.created(SET));
+    proxy.enqueue(Fixtures.created(SET));
     try (FormationClient client = client(BASE_URL, proxiedHttps()).maxRetries(0).build()) {
       // A create: the tunnel is authenticated before the request exists, so even a POST, which
       // the SDK never lets OkHttp send twice, goes through.

@@ -1,6 +1,6 @@
 package io.formation.sdk;
 
-import static io.formation.sdk.TransportTest.ok;
+import static io.formation.sdk.Fixtures.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -172,7 +172,7 @@ class SecurityTest {
 
   @Test
   void theTokenAppearsNowhereButInTheAuthorizationHeader() {
-    server.enqueue(TransportTest.status(401, "{\"errors\":[{\"detail\":\"bad token\"}]}"));
+    server.enqueue(Fixtures.jsonApi(401, "{\"errors\":[{\"detail\":\"bad token\"}]}"));
     List<String> seenByCallerInterceptors = new ArrayList<>();
     OkHttpClient shared =
         new OkHttpClient.Builder()

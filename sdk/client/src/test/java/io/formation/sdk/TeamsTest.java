@@ -1,6 +1,6 @@
 package io.formation.sdk;
 
-import static io.formation.sdk.TransportTest.ok;
+import static io.formation.sdk.Fixtures.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,7 +1,7 @@
 package io.formation.sdk;
 
+import static io.formation.sdk.Fixtures.ok;
 import static io.formation.sdk.TransportTest.SET;
-import static io.formation.sdk.TransportTest.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
