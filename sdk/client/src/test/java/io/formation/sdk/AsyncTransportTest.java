@@ -5,6 +5,7 @@ import static io.formation.sdk.Fixtures.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.formation.sdk.internal.Sleeper;
+import io.formation.sdk.internal.TestSleepers;
 import io.formation.sdk.model.DocumentSet;
 import io.formation.testkit.FakeTime;
 import java.time.Duration;
@@ -78,16 +79,12 @@ class AsyncTransportTest {
         };
     CompletableFuture<Void> waitRequested = new CompletableFuture<>();
     Sleeper manual =
-        new Sleeper() {
-          @Override
-          public void sleep(Duration duration) {}
-
-          @Override
-          public CompletableFuture<Void> delay(Duration duration) {
-            waitRequested.complete(null);
-            return retryWait;
-          }
-        };
+        TestSleepers.of(
+            duration -> {},
+            duration -> {
+              waitRequested.complete(null);
+              return retryWait;
+            });
     server.enqueue(jsonApi(503, ""));
     server.enqueue(ok(TransportTest.SET));
     try (FormationClient client = TestClients.builder(server, time).sleeper(manual).build()) {

@@ -9,7 +9,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.formation.sdk.model.ActionResult;
-import io.formation.sdk.model.DocumentSet;
 import io.formation.sdk.model.DocumentSetState;
 import io.formation.sdk.model.Form;
 import io.formation.sdk.model.FormAction;
@@ -20,9 +19,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.QueueDispatcher;
@@ -43,37 +39,6 @@ class SavedWaitTest {
 
   @StartStop final MockWebServer server = new MockWebServer();
   final FakeTime time = new FakeTime();
-
-  /** How a test takes one step of a wait, or waits for completion. */
-  enum Mode {
-    BLOCKING,
-    ASYNC;
-
-    PollResult poll(FormationClient client, WaitState wait, PollOptions options) throws Exception {
-      return this == BLOCKING
-          ? client.documentSets().poll(wait, options)
-          : get(client.documentSets().pollAsync(wait, options));
-    }
-
-    DocumentSet await(FormationClient client, WaitState wait, PollOptions options)
-        throws Exception {
-      return this == BLOCKING
-          ? client.documentSets().awaitCompletion(wait, options)
-          : get(client.documentSets().awaitCompletionAsync(wait, options));
-    }
-
-    private static <T> T get(CompletableFuture<T> future) throws Exception {
-      try {
-        // A safety net only: fake time makes every wait instant.
-        return future.get(30, TimeUnit.SECONDS);
-      } catch (ExecutionException e) {
-        if (e.getCause() instanceof RuntimeException failure) {
-          throw failure;
-        }
-        throw e;
-      }
-    }
-  }
 
   /** No jitter, doubling from 1 s up to 10 s, a 60 s grace. */
   PollOptions.Builder options() {
