@@ -16,6 +16,11 @@ abstract class SandboxFixture {
     return SandboxOptions.defaults();
   }
 
+  /** The defaults on the test's clock, which moves only when the test advances it. */
+  SandboxOptions onTheTestsClock() {
+    return SandboxOptions.defaults().withClock(clock);
+  }
+
   @BeforeEach
   void startSandbox() {
     sandbox = FormationSandbox.start(options());
