@@ -30,12 +30,7 @@ class ProxyTest {
   static final String PROXY_USER = "proxy-user";
   static final String PROXY_PASSWORD = "proxy-password-5fd1";
 
-  static final HeldCertificate ROOT =
-      new HeldCertificate.Builder()
-          .certificateAuthority(0)
-          .ecdsa256()
-          .commonName("Formation test root")
-          .build();
+  static final HeldCertificate ROOT = TlsTest.ROOT;
   static final HeldCertificate SERVICE =
       new HeldCertificate.Builder()
           .ecdsa256()

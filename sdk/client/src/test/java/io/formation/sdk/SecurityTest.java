@@ -203,8 +203,7 @@ class SecurityTest {
   @Test
   void aNetworkFailureMessageNeverContainsTheToken() throws Exception {
     int port = server.getPort();
-    server.close();
-    try (FormationClient client = TestClients.builder("http://127.0.0.1:" + port, time).build()) {
+    try (FormationClient client = TestClients.refusedBy(server, time)) {
       NetworkException e =
           catchThrowableOfType(NetworkException.class, () -> client.documentSets().get("ds1"));
       assertThat(e.getMessage())

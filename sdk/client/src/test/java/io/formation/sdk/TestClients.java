@@ -2,6 +2,7 @@ package io.formation.sdk;
 
 import io.formation.sdk.internal.TestSleepers;
 import io.formation.testkit.FakeTime;
+import java.io.IOException;
 import mockwebserver3.MockWebServer;
 
 /** Clients wired to a MockWebServer with fake time and no jitter, as the tests need them. */
@@ -27,6 +28,13 @@ final class TestClients {
         .ticker(time::nanoTime)
         .sleeper(TestSleepers.of(time::sleep, time::delay))
         .random(() -> 1.0);
+  }
+
+  /** A client for the server's address once the server is closed: every connection is refused. */
+  static FormationClient refusedBy(MockWebServer server, FakeTime time) throws IOException {
+    String url = "http://127.0.0.1:" + server.getPort();
+    server.close();
+    return builder(url, time).build();
   }
 
   static FormationClient client(MockWebServer server, FakeTime time) {

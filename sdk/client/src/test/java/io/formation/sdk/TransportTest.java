@@ -323,9 +323,7 @@ class TransportTest {
 
   @Test
   void postIsRetriedWhenTheConnectionWasRefusedBeforeAnythingWasWritten() throws Exception {
-    int port = server.getPort();
-    server.close();
-    try (FormationClient client = TestClients.builder("http://127.0.0.1:" + port, time).build()) {
+    try (FormationClient client = TestClients.refusedBy(server, time)) {
       NetworkException e =
           catchThrowableOfType(
               NetworkException.class,
