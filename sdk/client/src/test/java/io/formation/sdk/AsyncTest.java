@@ -100,11 +100,7 @@ class AsyncTest {
     server.enqueue(documentSet("ds_1", "complete"));
     server.enqueue(documentSet("ds_1", "complete"));
     // The real sleeper and dispatcher, so the client starts its own scheduler and HTTP threads.
-    FormationClient client =
-        FormationClient.builder()
-            .baseUrl(server.url("/").toString())
-            .accessToken(TestClients.TOKEN)
-            .build();
+    FormationClient client = TestClients.realTime(server);
     try {
       assertThat(client.documentSets().getAsync("ds_1")).succeedsWithin(SAFETY_NET);
       assertThat(client.documentSets().awaitCompletionAsync("ds_1")).succeedsWithin(SAFETY_NET);
@@ -142,11 +138,7 @@ class AsyncTest {
     server.enqueue(documentSet("ds_1", "filing_in_progress"));
     CountDownLatch polled = new CountDownLatch(1);
     CompletableFuture<DocumentSet> done;
-    try (FormationClient client =
-        FormationClient.builder()
-            .baseUrl(server.url("/").toString())
-            .accessToken(TestClients.TOKEN)
-            .build()) {
+    try (FormationClient client = TestClients.realTime(server)) {
       PollOptions anHour =
           PollOptions.builder()
               .initialInterval(Duration.ofHours(1))

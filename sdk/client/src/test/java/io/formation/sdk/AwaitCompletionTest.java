@@ -534,11 +534,7 @@ class AwaitCompletionTest {
   void aThreadInterruptedDuringARealSleepStopsWithTheInterruptFlagStillSet() throws Exception {
     CountDownLatch polled = new CountDownLatch(1);
     script("filing_in_progress", "complete");
-    try (FormationClient client =
-        FormationClient.builder()
-            .baseUrl(server.url("/").toString())
-            .accessToken(TestClients.TOKEN)
-            .build()) {
+    try (FormationClient client = TestClients.realTime(server)) {
       PollOptions anHour =
           options()
               .initialInterval(Duration.ofHours(1))

@@ -14,7 +14,6 @@ import io.formation.sdk.FaultServer.Fault;
 import io.formation.sdk.model.DocumentSet;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 import java.util.stream.Stream;
@@ -182,8 +181,8 @@ class FaultConfigurationTest extends FaultFixture {
   }
 
   @ParameterizedTest
-  @ValueSource(booleans = {false, true})
-  void aHugeInitialIntervalWithAShortTimeoutEndsAtTheTimeout(boolean async) throws Exception {
+  @EnumSource(Mode.class)
+  void aHugeInitialIntervalWithAShortTimeoutEndsAtTheTimeout(Mode mode) {
     server.otherwise(json(200, documentSetBody(ID, "filing_in_progress")));
     client = FaultClients.fakeTime(server, time).build();
     PollOptions options =
@@ -193,20 +192,7 @@ class FaultConfigurationTest extends FaultFixture {
             .timeout(Duration.ofMinutes(1))
             .jitter(0)
             .build();
-    Throwable thrown;
-    if (async) {
-      thrown =
-          catchThrowable(
-              () ->
-                  client
-                      .documentSets()
-                      .awaitCompletionAsync(ID, options)
-                      .get(10, TimeUnit.SECONDS));
-      assertThat(thrown).isInstanceOf(ExecutionException.class);
-      thrown = thrown.getCause();
-    } else {
-      thrown = catchThrowable(() -> client.documentSets().awaitCompletion(ID, options));
-    }
+    Throwable thrown = catchThrowable(() -> mode.await(client, ID, options));
     assertThat(thrown).isInstanceOf(PollTimeoutException.class);
     assertThat(((PollTimeoutException) thrown).timeout()).isEqualTo(Duration.ofMinutes(1));
     assertThat(time.sleeps().stream().reduce(Duration.ZERO, Duration::plus))

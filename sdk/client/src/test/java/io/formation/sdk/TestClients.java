@@ -21,6 +21,11 @@ final class TestClients {
     return fakeTime(FormationClient.builder().baseUrl(baseUrl).accessToken(TOKEN), time);
   }
 
+  /** A client for the server on real time, its own threads and scheduler, as a partner's. */
+  static FormationClient realTime(MockWebServer server) {
+    return FormationClient.builder().baseUrl(server.url("/").toString()).accessToken(TOKEN).build();
+  }
+
   /** Fake time and jitter fixed at its maximum: retries and polls never wait for real. */
   static FormationClient.Builder fakeTime(FormationClient.Builder builder, FakeTime time) {
     return builder
