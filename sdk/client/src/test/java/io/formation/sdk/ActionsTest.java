@@ -11,8 +11,10 @@ import io.formation.sdk.internal.Origins;
 import io.formation.sdk.model.ActionResult;
 import io.formation.sdk.model.Form;
 import io.formation.sdk.model.FormAction;
+import io.formation.testkit.FakeTime;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Stream;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
@@ -20,6 +22,9 @@ import mockwebserver3.junit5.StartStop;
 import okhttp3.HttpUrl;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** Form actions are opaque: sent with their method to their url exactly as returned. */
@@ -30,14 +35,18 @@ class ActionsTest {
   @StartStop final MockWebServer other = new MockWebServer();
   final FakeTime time = new FakeTime();
 
+  static Stream<Arguments> everyMethodInEveryMode() {
+    return Mode.inEveryMode("PUT", "POST", "PATCH", "put", "Post", "patch");
+  }
+
   @ParameterizedTest
-  @ValueSource(strings = {"PUT", "POST", "PATCH", "put", "Post", "patch"})
-  void invokeSendsTheActionsMethodToItsUrlWithTheValues(String method) throws Exception {
+  @MethodSource("everyMethodInEveryMode")
+  void invokeSendsTheActionsMethodToItsUrlWithTheValues(String method, Mode mode) throws Exception {
     ActionResult result;
     try (FormationClient client = TestClients.client(server, time)) {
       FormAction action = onlyAction(client, method, "/v1/opaque/f_1/submissions");
       server.enqueue(fixture("actions/form_plain.json"));
-      result = client.forms().invoke(action, VALUES);
+      result = mode.invoke(client, action, VALUES);
     }
 
     server.takeRequest();
@@ -102,13 +111,14 @@ class ActionsTest {
     assertThat(server.takeRequest().getTarget()).isEqualTo("/api/opaque/f1?s=%2F");
   }
 
-  @Test
-  void anActionUrlOnAnotherOriginIsRefusedBeforeAnythingIsSent() {
+  @ParameterizedTest
+  @EnumSource(Mode.class)
+  void anActionUrlOnAnotherOriginIsRefusedBeforeAnythingIsSent(Mode mode) {
     String url = other.url("/steal?x=1").toString();
     try (FormationClient client = TestClients.client(server, time)) {
       FormAction action = onlyAction(client, "PUT", url);
       int sent = server.getRequestCount();
-      assertThatThrownBy(() -> client.forms().invoke(action, VALUES))
+      assertThatThrownBy(() -> mode.invoke(client, action, VALUES))
           .isInstanceOfSatisfying(
               UntrustedOriginException.class,
               e -> {
@@ -154,29 +164,27 @@ class ActionsTest {
     assertThat(server.getRequestCount()).isEqualTo(1);
   }
 
-  @Test
-  void a422SurfacesAsAValidationExceptionWithTheJsonPointers() {
-    try (FormationClient client = TestClients.client(server, time)) {
-      FormAction action = onlyAction(client, "PUT", "/v1/opaque/f_1");
-      server.enqueue(json(422, Fixtures.read("errors/validation.json")));
-      assertThatThrownBy(() -> client.forms().invoke(action, VALUES))
-          .isInstanceOfSatisfying(
-              ValidationException.class,
-              e -> {
-                assertThat(e.statusCode()).isEqualTo(422);
-                assertThat(e.method()).isEqualTo("PUT");
-                assertThat(e.url()).endsWith("/v1/opaque/f_1");
-                assertThat(e.errors()).hasSize(4);
-                assertThat(e.errors().get(0).pointer()).contains("/name");
-                assertThat(e.errors().get(0).code()).contains("required");
-                assertThat(e.messagesByPointer())
-                    .containsExactly(
-                        Map.entry("/name", "Company name is required"),
-                        Map.entry("/shares", "must be positive; must be at most 10000000"),
-                        Map.entry("", "The form is incomplete"));
-                assertThat(e.body()).contains("Company name is required");
-              });
-    }
+  @ParameterizedTest
+  @EnumSource(Mode.class)
+  void a422SurfacesAsAValidationExceptionWithTheJsonPointers(Mode mode) {
+    assertThatThrownBy(
+            () -> invokeAnsweredWith(mode, json(422, Fixtures.read("errors/validation.json"))))
+        .isInstanceOfSatisfying(
+            ValidationException.class,
+            e -> {
+              assertThat(e.statusCode()).isEqualTo(422);
+              assertThat(e.method()).isEqualTo("PUT");
+              assertThat(e.url()).endsWith("/v1/opaque/f_1");
+              assertThat(e.errors()).hasSize(4);
+              assertThat(e.errors().get(0).pointer()).contains("/name");
+              assertThat(e.errors().get(0).code()).contains("required");
+              assertThat(e.messagesByPointer())
+                  .containsExactly(
+                      Map.entry("/name", "Company name is required"),
+                      Map.entry("/shares", "must be positive; must be at most 10000000"),
+                      Map.entry("", "The form is incomplete"));
+              assertThat(e.body()).contains("Company name is required");
+            });
     assertThat(server.getRequestCount()).isEqualTo(2);
   }
 
@@ -192,15 +200,16 @@ class ActionsTest {
     assertThat(time.sleeps()).isEmpty();
   }
 
-  @Test
-  void submitUsesTheOnlyAction() throws Exception {
+  @ParameterizedTest
+  @EnumSource(Mode.class)
+  void submitUsesTheOnlyAction(Mode mode) throws Exception {
     try (FormationClient client = TestClients.client(server, time)) {
       server.enqueue(
           json(
               "[{\"id\":\"f1\",\"actions\":"
                   + "[{\"method\":\"post\",\"url\":\"/v1/opaque/only\",\"name\":\"save\"}]}]"));
       server.enqueue(json("{}"));
-      client.forms().submit(client.forms().list("ds_1").get(0), VALUES);
+      mode.submit(client, client.forms().list("ds_1").get(0), VALUES);
     }
     server.takeRequest();
     RecordedRequest request = server.takeRequest();
@@ -253,14 +262,11 @@ class ActionsTest {
     assertThat(server.getRequestCount()).isEqualTo(1);
   }
 
-  @Test
-  void theResultCarriesTheStatusTheRawBodyAndTheParsedForm() {
-    ActionResult result;
-    try (FormationClient client = TestClients.client(server, time)) {
-      FormAction action = onlyAction(client, "PUT", "/v1/opaque/f_1");
-      server.enqueue(json(201, Fixtures.read("actions/form_jsonapi.json")));
-      result = client.forms().invoke(action, VALUES);
-    }
+  @ParameterizedTest
+  @EnumSource(Mode.class)
+  void theResultCarriesTheStatusTheRawBodyAndTheParsedForm(Mode mode) {
+    ActionResult result =
+        invokeAnsweredWith(mode, json(201, Fixtures.read("actions/form_jsonapi.json")));
     assertThat(result.statusCode()).isEqualTo(201);
     assertThat(result.body()).isEqualTo(tree(Fixtures.read("actions/form_jsonapi.json")));
     assertThat(result.form())
@@ -268,14 +274,11 @@ class ActionsTest {
     assertThat(result.documentSet()).isEmpty();
   }
 
-  @Test
-  void theResultCarriesTheParsedDocumentSet() {
-    ActionResult result;
-    try (FormationClient client = TestClients.client(server, time)) {
-      FormAction action = onlyAction(client, "POST", "/v1/opaque/f_1");
-      server.enqueue(json(202, Fixtures.read("actions/document_set_plain.json")));
-      result = client.forms().invoke(action, VALUES);
-    }
+  @ParameterizedTest
+  @EnumSource(Mode.class)
+  void theResultCarriesTheParsedDocumentSet(Mode mode) {
+    ActionResult result =
+        invokeAnsweredWith(mode, json(202, Fixtures.read("actions/document_set_plain.json")));
     assertThat(result.statusCode()).isEqualTo(202);
     assertThat(result.form()).isEmpty();
     assertThat(result.documentSet())
@@ -283,14 +286,10 @@ class ActionsTest {
             set -> assertThat(set.state().value()).isEqualTo("signature_requests_needed"));
   }
 
-  @Test
-  void anEmpty204ResultHasAMissingBodyAndNothingParsed() throws Exception {
-    ActionResult result;
-    try (FormationClient client = TestClients.client(server, time)) {
-      FormAction action = onlyAction(client, "PUT", "/v1/opaque/f_1");
-      server.enqueue(new MockResponse.Builder().code(204).build());
-      result = client.forms().invoke(action, VALUES);
-    }
+  @ParameterizedTest
+  @EnumSource(Mode.class)
+  void anEmpty204ResultHasAMissingBodyAndNothingParsed(Mode mode) {
+    ActionResult result = invokeAnsweredWith(mode, new MockResponse.Builder().code(204).build());
     assertThat(result.statusCode()).isEqualTo(204);
     assertThat(result.body().isMissingNode()).isTrue();
     assertThat(result.form()).isEmpty();
@@ -299,18 +298,24 @@ class ActionsTest {
 
   @Test
   void aNonJsonSuccessBodyIsAnInvalidResponse() {
+    MockResponse html =
+        new MockResponse.Builder()
+            .code(200)
+            .addHeader("Content-Type", "text/html")
+            .body("<html>proxy</html>")
+            .build();
+    assertThatThrownBy(() -> invokeAnsweredWith(Mode.BLOCKING, html))
+        .isInstanceOfSatisfying(
+            InvalidResponseException.class,
+            e -> assertThat(e.body()).isEqualTo("<html>proxy</html>"));
+  }
+
+  /** Invokes a form's only action, a PUT, that the service answers with {@code answer}. */
+  private ActionResult invokeAnsweredWith(Mode mode, MockResponse answer) {
     try (FormationClient client = TestClients.client(server, time)) {
       FormAction action = onlyAction(client, "PUT", "/v1/opaque/f_1");
-      server.enqueue(
-          new MockResponse.Builder()
-              .code(200)
-              .addHeader("Content-Type", "text/html")
-              .body("<html>proxy</html>")
-              .build());
-      assertThatThrownBy(() -> client.forms().invoke(action, VALUES))
-          .isInstanceOfSatisfying(
-              InvalidResponseException.class,
-              e -> assertThat(e.body()).isEqualTo("<html>proxy</html>"));
+      server.enqueue(answer);
+      return mode.invoke(client, action, VALUES);
     }
   }
 

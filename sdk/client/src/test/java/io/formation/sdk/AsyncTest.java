@@ -1,19 +1,13 @@
 package io.formation.sdk;
 
 import static io.formation.sdk.Fixtures.documentSet;
-import static io.formation.sdk.Fixtures.fixture;
-import static io.formation.sdk.Fixtures.json;
-import static io.formation.sdk.Fixtures.tree;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.formation.sdk.internal.Sleeper;
-import io.formation.sdk.model.ActionResult;
+import io.formation.sdk.internal.TestSleepers;
 import io.formation.sdk.model.DocumentSet;
-import io.formation.sdk.model.DocumentSetState;
-import io.formation.sdk.model.Form;
-import io.formation.sdk.model.FormAction;
+import io.formation.testkit.FakeTime;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -21,7 +15,6 @@ import java.util.Set;
 import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -29,153 +22,24 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
-import mockwebserver3.RecordedRequest;
 import mockwebserver3.junit5.StartStop;
 import okhttp3.Dispatcher;
 import okhttp3.OkHttpClient;
 import org.junit.jupiter.api.Test;
 
-/** The async twins: the same requests, results and failures as the blocking methods. */
+/**
+ * What only the async methods do: cancelling, failing waits, their threads. That they send the same
+ * requests and give the same results and failures as the blocking ones is proved by the tests of
+ * each operation, run in both {@link Mode}s.
+ */
 class AsyncTest {
   private static final Duration SAFETY_NET = Duration.ofSeconds(30);
-  private static final JsonNode VALUES = tree("{\"name\":\"Acme Robotics\"}");
 
   @StartStop final MockWebServer server = new MockWebServer();
   final FakeTime time = new FakeTime();
-
-  @Test
-  void createAsyncPostsTheTemplateAndReadsTheSet() throws Exception {
-    server.enqueue(fixture("document_sets/created_jsonapi.json"));
-    DocumentSet set;
-    try (FormationClient client = TestClients.client(server, time)) {
-      set =
-          client
-              .documentSets()
-              .createAsync(CreateDocumentSetParams.of(DocumentSets.DELAWARE_CORPORATION))
-              .get(30, TimeUnit.SECONDS);
-    }
-    RecordedRequest request = server.takeRequest();
-    assertThat(request.getRequestLine()).isEqualTo("POST /v1/document_sets HTTP/1.1");
-    assertThat(request.getBody().utf8())
-        .isEqualTo("{\"template\":\"startup_delaware-corporation\"}");
-    assertThat(request.getHeaders().get("Authorization")).isEqualTo("Bearer " + TestClients.TOKEN);
-    assertThat(set.id()).isEqualTo("ds_123");
-    assertThat(set.state()).isEqualTo(DocumentSetState.INPUT_NEEDED);
-  }
-
-  @Test
-  void createAsyncRetriesA429ButNotA503() {
-    server.enqueue(new MockResponse.Builder().code(429).addHeader("Retry-After", "2").build());
-    server.enqueue(fixture("document_sets/created_plain.json"));
-    server.enqueue(Fixtures.status(503));
-    server.enqueue(fixture("document_sets/created_plain.json"));
-    try (FormationClient client = TestClients.client(server, time)) {
-      CreateDocumentSetParams params =
-          CreateDocumentSetParams.of(DocumentSets.DELAWARE_CORPORATION);
-      assertThat(client.documentSets().createAsync(params))
-          .succeedsWithin(SAFETY_NET)
-          .extracting(DocumentSet::id)
-          .isEqualTo("ds_456");
-      assertThat(client.documentSets().createAsync(params))
-          .failsWithin(SAFETY_NET)
-          .withThrowableOfType(ExecutionException.class)
-          .havingCause()
-          .isInstanceOf(ServerException.class);
-    }
-    assertThat(server.getRequestCount()).isEqualTo(3);
-    assertThat(time.sleeps()).containsExactly(Duration.ofSeconds(2));
-  }
-
-  @Test
-  void getAsyncReadsTheSetAndFailsWithTheSameExceptions() throws Exception {
-    server.enqueue(fixture("document_sets/unknown_state.json"));
-    server.enqueue(Fixtures.status(404));
-    try (FormationClient client = TestClients.client(server, time)) {
-      assertThat(client.documentSets().getAsync("ds_789"))
-          .succeedsWithin(SAFETY_NET)
-          .satisfies(set -> assertThat(set.state().value()).isEqualTo("notarizing"));
-      assertThat(client.documentSets().getAsync("a/b"))
-          .failsWithin(SAFETY_NET)
-          .withThrowableOfType(ExecutionException.class)
-          .havingCause()
-          .isInstanceOf(NotFoundException.class);
-    }
-    assertThat(server.takeRequest().getTarget()).isEqualTo("/v1/document_sets/ds_789");
-    assertThat(server.takeRequest().getTarget()).isEqualTo("/v1/document_sets/a%2Fb");
-  }
-
-  @Test
-  void listAsyncReadsTheForms() throws Exception {
-    server.enqueue(fixture("forms/list_under_items.json"));
-    List<Form> forms;
-    try (FormationClient client = TestClients.client(server, time)) {
-      forms = client.forms().listAsync("ds_123").get(30, TimeUnit.SECONDS);
-    }
-    assertThat(server.takeRequest().getTarget()).isEqualTo("/v1/document_sets/ds_123/forms");
-    assertThat(forms).extracting(Form::id).containsExactly("company", "founders");
-    assertThat(forms.get(0).actions().get(0).url())
-        .isEqualTo("/v1/opaque/f_company?sig=a%2Fb%3D&x=1");
-  }
-
-  @Test
-  void invokeAsyncAndSubmitAsyncSendTheValuesToTheActionUrl() throws Exception {
-    server.enqueue(fixture("forms/list_jsonapi.json"));
-    server.enqueue(fixture("actions/form_jsonapi.json"));
-    server.enqueue(new MockResponse.Builder().code(204).build());
-    ActionResult invoked;
-    ActionResult submitted;
-    try (FormationClient client = TestClients.client(server, time)) {
-      List<Form> forms = client.forms().list("ds_123");
-      FormAction patch = forms.get(1).actions().get(1);
-      invoked = client.forms().invokeAsync(patch, VALUES).get(30, TimeUnit.SECONDS);
-      submitted = client.forms().submitAsync(forms.get(0), VALUES).get(30, TimeUnit.SECONDS);
-    }
-
-    server.takeRequest();
-    RecordedRequest first = server.takeRequest();
-    assertThat(first.getRequestLine()).isEqualTo("PATCH /v1/opaque/f_founders HTTP/1.1");
-    assertThat(Fixtures.body(first)).isEqualTo(VALUES);
-    RecordedRequest second = server.takeRequest();
-    assertThat(second.getRequestLine())
-        .isEqualTo("PUT /v1/opaque/f_company?sig=a%2Fb%3D&x=1 HTTP/1.1");
-    assertThat(Fixtures.body(second)).isEqualTo(VALUES);
-    assertThat(invoked.form())
-        .hasValueSatisfying(form -> assertThat(form.id()).isEqualTo("company"));
-    assertThat(submitted.statusCode()).isEqualTo(204);
-    assertThat(submitted.body().isMissingNode()).isTrue();
-  }
-
-  @Test
-  void invokeAsyncSurfacesA422AsValidationException() {
-    server.enqueue(fixture("forms/list_jsonapi.json"));
-    server.enqueue(json(422, Fixtures.read("errors/validation.json")));
-    try (FormationClient client = TestClients.client(server, time)) {
-      Form company = client.forms().list("ds_123").get(0);
-      assertThat(client.forms().invokeAsync(company.actions().get(0), VALUES))
-          .failsWithin(SAFETY_NET)
-          .withThrowableOfType(ExecutionException.class)
-          .havingCause()
-          .isInstanceOfSatisfying(
-              ValidationException.class,
-              e -> assertThat(e.messagesByPointer()).containsKeys("/name", "/shares", ""));
-    }
-  }
-
-  @Test
-  void invokeAsyncRefusesAnUntrustedOriginBeforeAnythingIsSent() {
-    server.enqueue(fixture("forms/list_jsonapi.json"));
-    try (FormationClient client = TestClients.client(server, time)) {
-      FormAction elsewhere = client.forms().list("ds_123").get(1).actions().get(0);
-      assertThat(elsewhere.url()).startsWith("https://partner-actions.example/");
-      assertThat(failureOf(() -> client.forms().invokeAsync(elsewhere, VALUES)))
-          .isInstanceOf(UntrustedOriginException.class);
-    }
-    assertThat(server.getRequestCount()).isEqualTo(1);
-  }
 
   @Test
   void cancellingAwaitCompletionAsyncStopsThePolling() throws Exception {
@@ -216,16 +80,7 @@ class AsyncTest {
   @Test
   void aWaitThatFailsEndsAwaitCompletionAsyncWithTheFailure() {
     RejectedExecutionException rejected = new RejectedExecutionException("scheduler shut down");
-    Sleeper failing =
-        new Sleeper() {
-          @Override
-          public void sleep(Duration duration) {}
-
-          @Override
-          public CompletableFuture<Void> delay(Duration duration) {
-            return CompletableFuture.failedFuture(rejected);
-          }
-        };
+    Sleeper failing = TestSleepers.of(d -> {}, d -> CompletableFuture.failedFuture(rejected));
     server.enqueue(documentSet("ds_1", "filing_in_progress"));
     server.enqueue(documentSet("ds_1", "complete"));
     try (FormationClient client = TestClients.builder(server, time).sleeper(failing).build()) {
@@ -245,11 +100,7 @@ class AsyncTest {
     server.enqueue(documentSet("ds_1", "complete"));
     server.enqueue(documentSet("ds_1", "complete"));
     // The real sleeper and dispatcher, so the client starts its own scheduler and HTTP threads.
-    FormationClient client =
-        FormationClient.builder()
-            .baseUrl(server.url("/").toString())
-            .accessToken(TestClients.TOKEN)
-            .build();
+    FormationClient client = TestClients.realTime(server);
     try {
       assertThat(client.documentSets().getAsync("ds_1")).succeedsWithin(SAFETY_NET);
       assertThat(client.documentSets().awaitCompletionAsync("ds_1")).succeedsWithin(SAFETY_NET);
@@ -287,11 +138,7 @@ class AsyncTest {
     server.enqueue(documentSet("ds_1", "filing_in_progress"));
     CountDownLatch polled = new CountDownLatch(1);
     CompletableFuture<DocumentSet> done;
-    try (FormationClient client =
-        FormationClient.builder()
-            .baseUrl(server.url("/").toString())
-            .accessToken(TestClients.TOKEN)
-            .build()) {
+    try (FormationClient client = TestClients.realTime(server)) {
       PollOptions anHour =
           PollOptions.builder()
               .initialInterval(Duration.ofHours(1))
@@ -309,18 +156,6 @@ class AsyncTest {
         .withThrowableThat()
         .isNotInstanceOf(TimeoutException.class);
     assertThat(server.getRequestCount()).isEqualTo(1);
-  }
-
-  /** The failure, whether thrown at once or through the future. */
-  private static Throwable failureOf(Supplier<CompletableFuture<?>> call) {
-    try {
-      call.get().join();
-    } catch (CompletionException e) {
-      return e.getCause();
-    } catch (RuntimeException e) {
-      return e;
-    }
-    throw new AssertionError("expected a failure");
   }
 
   private static Set<Thread> formationThreads() {

@@ -1,11 +1,13 @@
 package io.formation.sdk;
 
-import static io.formation.sdk.TransportTest.ok;
-import static io.formation.sdk.TransportTest.status;
+import static io.formation.sdk.Fixtures.jsonApi;
+import static io.formation.sdk.Fixtures.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.formation.sdk.internal.Sleeper;
+import io.formation.sdk.internal.TestSleepers;
 import io.formation.sdk.model.DocumentSet;
+import io.formation.testkit.FakeTime;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -21,8 +23,8 @@ class AsyncTransportTest {
 
   @Test
   void asyncGetRetriesExactlyAsTheBlockingGetDoes() throws Exception {
-    server.enqueue(status(503, ""));
-    server.enqueue(status(429, "").newBuilder().addHeader("Retry-After", "3").build());
+    server.enqueue(jsonApi(503, ""));
+    server.enqueue(jsonApi(429, "").newBuilder().addHeader("Retry-After", "3").build());
     server.enqueue(ok(TransportTest.SET));
     try (FormationClient client = TestClients.client(server, time)) {
       DocumentSet set = client.documentSets().getAsync("ds1").get(10, TimeUnit.SECONDS);
@@ -34,7 +36,7 @@ class AsyncTransportTest {
 
   @Test
   void asyncCreateIsNotResentAfterA503() {
-    server.enqueue(status(503, ""));
+    server.enqueue(jsonApi(503, ""));
     try (FormationClient client = TestClients.client(server, time)) {
       CompletableFuture<DocumentSet> created =
           client
@@ -50,8 +52,8 @@ class AsyncTransportTest {
 
   @Test
   void asyncFailuresCarryTheSameExceptionTypes() {
-    server.enqueue(status(404, "{\"errors\":[{\"detail\":\"no such set\"}]}"));
-    server.enqueue(status(200, "<html>"));
+    server.enqueue(jsonApi(404, "{\"errors\":[{\"detail\":\"no such set\"}]}"));
+    server.enqueue(jsonApi(200, "<html>"));
     try (FormationClient client = TestClients.client(server, time)) {
       assertThat(client.documentSets().getAsync("nope"))
           .failsWithin(Duration.ofSeconds(10))
@@ -77,17 +79,13 @@ class AsyncTransportTest {
         };
     CompletableFuture<Void> waitRequested = new CompletableFuture<>();
     Sleeper manual =
-        new Sleeper() {
-          @Override
-          public void sleep(Duration duration) {}
-
-          @Override
-          public CompletableFuture<Void> delay(Duration duration) {
-            waitRequested.complete(null);
-            return retryWait;
-          }
-        };
-    server.enqueue(status(503, ""));
+        TestSleepers.of(
+            duration -> {},
+            duration -> {
+              waitRequested.complete(null);
+              return retryWait;
+            });
+    server.enqueue(jsonApi(503, ""));
     server.enqueue(ok(TransportTest.SET));
     try (FormationClient client = TestClients.builder(server, time).sleeper(manual).build()) {
       CompletableFuture<DocumentSet> get = client.documentSets().getAsync("ds1");

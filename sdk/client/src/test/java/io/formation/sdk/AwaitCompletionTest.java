@@ -8,15 +8,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.formation.sdk.internal.Sleeper;
+import io.formation.sdk.internal.TestSleepers;
 import io.formation.sdk.model.DocumentSet;
 import io.formation.sdk.model.DocumentSetState;
+import io.formation.testkit.FakeTime;
 import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -40,34 +41,6 @@ class AwaitCompletionTest {
   final List<String> seen = new CopyOnWriteArrayList<>();
 
   /** How a test waits: the blocking method, or the async one's future. */
-  enum Mode {
-    BLOCKING {
-      @Override
-      DocumentSet await(FormationClient client, String id, PollOptions options) {
-        return client.documentSets().awaitCompletion(id, options);
-      }
-    },
-    ASYNC {
-      @Override
-      DocumentSet await(FormationClient client, String id, PollOptions options) throws Exception {
-        CompletableFuture<DocumentSet> done =
-            client.documentSets().awaitCompletionAsync(id, options);
-        try {
-          // A safety net only: fake time makes every wait instant.
-          return done.get(30, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-          if (e.getCause() instanceof RuntimeException failure) {
-            throw failure;
-          }
-          throw e;
-        }
-      }
-    };
-
-    abstract DocumentSet await(FormationClient client, String id, PollOptions options)
-        throws Exception;
-  }
-
   /** No jitter, doubling from 1 s up to 10 s, and a listener that records each state seen. */
   PollOptions.Builder options() {
     return PollOptions.builder()
@@ -539,18 +512,12 @@ class AwaitCompletionTest {
   void aThreadInterruptedWhileWaitingStopsWithTheInterruptFlagStillSet() throws Exception {
     CountDownLatch sleeping = new CountDownLatch(1);
     Sleeper blocking =
-        new Sleeper() {
-          @Override
-          public void sleep(Duration duration) throws InterruptedException {
-            sleeping.countDown();
-            new CountDownLatch(1).await();
-          }
-
-          @Override
-          public CompletableFuture<Void> delay(Duration duration) {
-            return new CompletableFuture<>();
-          }
-        };
+        TestSleepers.of(
+            duration -> {
+              sleeping.countDown();
+              new CountDownLatch(1).await();
+            },
+            duration -> new CompletableFuture<>());
     script("filing_in_progress", "complete");
     try (FormationClient client = TestClients.builder(server, time).sleeper(blocking).build()) {
       Waiting waiting =
@@ -567,11 +534,7 @@ class AwaitCompletionTest {
   void aThreadInterruptedDuringARealSleepStopsWithTheInterruptFlagStillSet() throws Exception {
     CountDownLatch polled = new CountDownLatch(1);
     script("filing_in_progress", "complete");
-    try (FormationClient client =
-        FormationClient.builder()
-            .baseUrl(server.url("/").toString())
-            .accessToken(TestClients.TOKEN)
-            .build()) {
+    try (FormationClient client = TestClients.realTime(server)) {
       PollOptions anHour =
           options()
               .initialInterval(Duration.ofHours(1))
@@ -608,15 +571,7 @@ class AwaitCompletionTest {
     // A sleeper that ignores interrupts, so the next poll starts with the thread interrupted.
     AtomicBoolean interruptNow = new AtomicBoolean(true);
     Sleeper ignoring =
-        new Sleeper() {
-          @Override
-          public void sleep(Duration duration) {}
-
-          @Override
-          public CompletableFuture<Void> delay(Duration duration) {
-            return CompletableFuture.completedFuture(null);
-          }
-        };
+        TestSleepers.of(duration -> {}, duration -> CompletableFuture.completedFuture(null));
     script("filing_in_progress", "finalizing", "complete");
     try (FormationClient client = TestClients.builder(server, time).sleeper(ignoring).build()) {
       PollOptions interrupting =

@@ -4,6 +4,7 @@ import static io.formation.sdk.Fixtures.documentSet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.formation.sdk.model.DocumentSet;
+import io.formation.testkit.FakeTime;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

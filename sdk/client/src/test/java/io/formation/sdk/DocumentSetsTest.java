@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.formation.sdk.model.DocumentSet;
 import io.formation.sdk.model.DocumentSetState;
+import io.formation.testkit.FakeTime;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.ThrowingConsumer;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.NullSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -29,12 +31,13 @@ class DocumentSetsTest {
   @StartStop final MockWebServer server = new MockWebServer();
   final FakeTime time = new FakeTime();
 
-  @Test
-  void createPostsExactlyTheTemplateAsJsonAndReadsTheJsonApiDocument() throws Exception {
+  @ParameterizedTest
+  @EnumSource(Mode.class)
+  void createPostsExactlyTheTemplateAsJsonAndReadsTheJsonApiDocument(Mode mode) throws Exception {
     server.enqueue(fixture("document_sets/created_jsonapi.json"));
     DocumentSet set;
     try (FormationClient client = TestClients.client(server, time)) {
-      set = client.documentSets().create(DocumentSets.DELAWARE_CORPORATION);
+      set = mode.create(client, DocumentSets.DELAWARE_CORPORATION);
     }
 
     RecordedRequest request = server.takeRequest();
@@ -101,12 +104,13 @@ class DocumentSetsTest {
         .isInstanceOf(IllegalArgumentException.class);
   }
 
-  @Test
-  void createIsNotRetriedOn503() {
+  @ParameterizedTest
+  @EnumSource(Mode.class)
+  void createIsNotRetriedOn503(Mode mode) {
     server.enqueue(status(503));
     server.enqueue(fixture("document_sets/created_jsonapi.json"));
     try (FormationClient client = TestClients.client(server, time)) {
-      assertThatThrownBy(() -> client.documentSets().create(DocumentSets.DELAWARE_CORPORATION))
+      assertThatThrownBy(() -> mode.create(client, DocumentSets.DELAWARE_CORPORATION))
           .isInstanceOfSatisfying(
               ServerException.class, e -> assertThat(e.statusCode()).isEqualTo(503));
     }
@@ -126,13 +130,14 @@ class DocumentSetsTest {
     assertThat(server.getRequestCount()).isEqualTo(1);
   }
 
-  @Test
-  void createIsRetriedOn429AfterTheRetryAfterDelay() throws Exception {
+  @ParameterizedTest
+  @EnumSource(Mode.class)
+  void createIsRetriedOn429AfterTheRetryAfterDelay(Mode mode) throws Exception {
     server.enqueue(new MockResponse.Builder().code(429).addHeader("Retry-After", "3").build());
     server.enqueue(fixture("document_sets/created_jsonapi.json"));
     DocumentSet set;
     try (FormationClient client = TestClients.client(server, time)) {
-      set = client.documentSets().create(DocumentSets.DELAWARE_CORPORATION);
+      set = mode.create(client, DocumentSets.DELAWARE_CORPORATION);
     }
 
     assertThat(set.id()).isEqualTo("ds_123");
@@ -158,12 +163,13 @@ class DocumentSetsTest {
     assertThat(time.sleeps()).containsExactly(Duration.ofMillis(500));
   }
 
-  @Test
-  void getReadsTheDocumentSetById() throws Exception {
+  @ParameterizedTest
+  @EnumSource(Mode.class)
+  void getReadsTheDocumentSetById(Mode mode) throws Exception {
     server.enqueue(fixture("document_sets/created_jsonapi.json"));
     DocumentSet set;
     try (FormationClient client = TestClients.client(server, time)) {
-      set = client.documentSets().get("ds_123");
+      set = mode.get(client, "ds_123");
     }
 
     RecordedRequest request = server.takeRequest();
@@ -264,14 +270,15 @@ class DocumentSetsTest {
     assertThat(state.needsInput()).isEqualTo(kind == DocumentSetState.Kind.INPUT_NEEDED);
   }
 
-  @Test
-  void getOfAnUnknownIdThrowsNotFoundWithTheResponse() {
+  @ParameterizedTest
+  @EnumSource(Mode.class)
+  void getOfAnUnknownIdThrowsNotFoundWithTheResponse(Mode mode) {
     server.enqueue(
         Fixtures.json(
             404,
             "{\"errors\":[{\"status\":\"404\",\"title\":\"Not found\",\"detail\":\"No ds_x\"}]}"));
     try (FormationClient client = TestClients.client(server, time)) {
-      assertThatThrownBy(() -> client.documentSets().get("ds_x"))
+      assertThatThrownBy(() -> mode.get(client, "ds_x"))
           .isInstanceOfSatisfying(
               NotFoundException.class,
               e -> {

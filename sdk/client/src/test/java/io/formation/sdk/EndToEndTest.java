@@ -16,6 +16,7 @@ import io.formation.sdk.model.ActionResult;
 import io.formation.sdk.model.DocumentSet;
 import io.formation.sdk.model.DocumentSetState;
 import io.formation.sdk.model.Form;
+import io.formation.testkit.FakeTime;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -40,13 +41,8 @@ class EndToEndTest {
 
   FormationClient.Builder builder(SandboxOptions options) {
     sandbox = FormationSandbox.start(options.withClock(time));
-    return FormationClient.builder()
-        .baseUrl(sandbox.baseUrl())
-        .accessToken(sandbox.token())
-        .clock(time)
-        .ticker(time)
-        .sleeper(time)
-        .random(() -> 1.0);
+    return TestClients.fakeTime(
+        FormationClient.builder().baseUrl(sandbox.baseUrl()).accessToken(sandbox.token()), time);
   }
 
   @AfterEach

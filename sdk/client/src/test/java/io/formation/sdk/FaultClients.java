@@ -2,10 +2,11 @@ package io.formation.sdk;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.formation.testkit.FakeTime;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Clients for a {@link FaultServer}, and the bodies the fault tests serve. */
+/** Clients for a {@link FaultServer}, and the bodies only the fault tests serve. */
 final class FaultClients {
   /** Distinctive, so finding it anywhere in an exception means it leaked. */
   static final String TOKEN = "tok-FAULT-9f8e7d6c5b4a";
@@ -21,14 +22,7 @@ final class FaultClients {
 
   /** Fake time and jitter fixed at its maximum: retries and polls never wait for real. */
   static FormationClient.Builder fakeTime(FaultServer server, FakeTime time) {
-    return realTime(server).clock(time).ticker(time).sleeper(time).random(() -> 1.0);
-  }
-
-  /** A JSON:API document set. */
-  static String documentSet(String id, String state) {
-    ObjectNode data = Fixtures.MAPPER.createObjectNode().put("type", "document_sets").put("id", id);
-    data.putObject("attributes").put("state", state);
-    return json(wrap(data));
+    return TestClients.fakeTime(realTime(server), time);
   }
 
   /** A forms list with one form whose only action has this method and url. */
@@ -62,12 +56,6 @@ final class FaultClients {
 
   static String json(JsonNode node) {
     return node.toString();
-  }
-
-  private static ObjectNode wrap(ObjectNode data) {
-    ObjectNode body = Fixtures.MAPPER.createObjectNode();
-    body.set("data", data);
-    return body;
   }
 
   /** The throwable and its causes, outermost first, cycles cut. */

@@ -1,8 +1,8 @@
 package io.formation.sdk;
 
 import static io.formation.sdk.FaultClients.ID;
-import static io.formation.sdk.FaultClients.documentSet;
 import static io.formation.sdk.FaultServer.Fault.json;
+import static io.formation.sdk.Fixtures.documentSetBody;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -14,7 +14,6 @@ import io.formation.sdk.FaultServer.Fault;
 import io.formation.sdk.model.DocumentSet;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiFunction;
 import java.util.stream.Stream;
@@ -73,7 +72,7 @@ class FaultConfigurationTest extends FaultFixture {
   @MethodSource("tokensAHeaderCannotCarry")
   void aProvidedTokenAHeaderCannotCarryFailsTheCallBeforeAnythingIsSent(String token) {
     client = FaultClients.fakeTime(server, time).tokenProvider(() -> token).build();
-    server.otherwise(json(200, documentSet(ID, "complete")));
+    server.otherwise(json(200, documentSetBody(ID, "complete")));
     Throwable thrown = catchThrowable(() -> client.documentSets().get(ID));
     assertThat(thrown).isInstanceOf(FormationException.class);
     assertNoMessageContains(thrown, token);
@@ -147,7 +146,7 @@ class FaultConfigurationTest extends FaultFixture {
 
   @Test
   void pollOptionsOfForeverEverywhereStillReturnASetThatIsComplete() {
-    server.otherwise(json(200, documentSet(ID, "complete")));
+    server.otherwise(json(200, documentSetBody(ID, "complete")));
     client = FaultClients.fakeTime(server, time).build();
     PollOptions options =
         PollOptions.builder()
@@ -164,9 +163,9 @@ class FaultConfigurationTest extends FaultFixture {
     // 34 polls; it stops at about 100 years, and 33 polls of fake time (some 240 years) stay
     // within what a monotonic clock can read.
     for (int i = 0; i < 33; i++) {
-      server.enqueue(json(200, documentSet(ID, "filing_in_progress")));
+      server.enqueue(json(200, documentSetBody(ID, "filing_in_progress")));
     }
-    server.enqueue(json(200, documentSet(ID, "complete")));
+    server.enqueue(json(200, documentSetBody(ID, "complete")));
     client = FaultClients.fakeTime(server, time).build();
     PollOptions options =
         PollOptions.builder()
@@ -182,9 +181,9 @@ class FaultConfigurationTest extends FaultFixture {
   }
 
   @ParameterizedTest
-  @ValueSource(booleans = {false, true})
-  void aHugeInitialIntervalWithAShortTimeoutEndsAtTheTimeout(boolean async) throws Exception {
-    server.otherwise(json(200, documentSet(ID, "filing_in_progress")));
+  @EnumSource(Mode.class)
+  void aHugeInitialIntervalWithAShortTimeoutEndsAtTheTimeout(Mode mode) {
+    server.otherwise(json(200, documentSetBody(ID, "filing_in_progress")));
     client = FaultClients.fakeTime(server, time).build();
     PollOptions options =
         PollOptions.builder()
@@ -193,20 +192,7 @@ class FaultConfigurationTest extends FaultFixture {
             .timeout(Duration.ofMinutes(1))
             .jitter(0)
             .build();
-    Throwable thrown;
-    if (async) {
-      thrown =
-          catchThrowable(
-              () ->
-                  client
-                      .documentSets()
-                      .awaitCompletionAsync(ID, options)
-                      .get(10, TimeUnit.SECONDS));
-      assertThat(thrown).isInstanceOf(ExecutionException.class);
-      thrown = thrown.getCause();
-    } else {
-      thrown = catchThrowable(() -> client.documentSets().awaitCompletion(ID, options));
-    }
+    Throwable thrown = catchThrowable(() -> mode.await(client, ID, options));
     assertThat(thrown).isInstanceOf(PollTimeoutException.class);
     assertThat(((PollTimeoutException) thrown).timeout()).isEqualTo(Duration.ofMinutes(1));
     assertThat(time.sleeps().stream().reduce(Duration.ZERO, Duration::plus))

@@ -1,8 +1,8 @@
 package io.formation.sdk;
 
 import static io.formation.sdk.FaultClients.ID;
-import static io.formation.sdk.FaultClients.documentSet;
 import static io.formation.sdk.FaultServer.Fault.json;
+import static io.formation.sdk.Fixtures.documentSetBody;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
@@ -26,8 +26,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class FaultConnectionsTest extends FaultFixture {
-  private static final String SET = documentSet(ID, "filing_in_progress");
-  private static final String CREATED = documentSet("ds_new", "input_needed");
+  private static final String SET = documentSetBody(ID, "filing_in_progress");
+  private static final String CREATED = documentSetBody("ds_new", "input_needed");
 
   private long posts() {
     return server.requests().stream().filter(r -> r.method().equals("POST")).count();
@@ -71,12 +71,8 @@ class FaultConnectionsTest extends FaultFixture {
     String url = server.url();
     server.close();
     client =
-        FormationClient.builder()
-            .baseUrl(url)
-            .accessToken(FaultClients.TOKEN)
-            .clock(time)
-            .ticker(time)
-            .sleeper(time)
+        TestClients.fakeTime(
+                FormationClient.builder().baseUrl(url).accessToken(FaultClients.TOKEN), time)
             .build();
     NetworkException e =
         catchThrowableOfType(
@@ -110,18 +106,7 @@ class FaultConnectionsTest extends FaultFixture {
   @Test
   void aTricklingBodyEndsByTheCallTimeout() {
     server.enqueue(Fault.trickle(200, SET, Duration.ofMillis(200)));
-    client =
-        FaultClients.fakeTime(server, time)
-            .readTimeout(Duration.ofSeconds(1))
-            .callTimeout(Duration.ofSeconds(2))
-            .maxRetries(0)
-            .build();
-    NetworkException e =
-        assertTimeoutPreemptively(
-            Duration.ofSeconds(10),
-            () ->
-                catchThrowableOfType(NetworkException.class, () -> client.documentSets().get(ID)));
-    assertThat(e).isNotNull();
+    NetworkException e = failureOfAGet(Duration.ofSeconds(1), Duration.ofSeconds(2));
     // OkHttp's call timeout is a plain InterruptedIOException; a read timeout a
     // SocketTimeoutException, which could not fire with a byte every 200 ms.
     assertThat(FaultClients.causeChain(e))
@@ -132,10 +117,16 @@ class FaultConnectionsTest extends FaultFixture {
   @Test
   void aServerThatNeverAnswersEndsByTheReadTimeout() {
     server.otherwise(Fault.hold());
+    NetworkException e = failureOfAGet(Duration.ofSeconds(1), Duration.ofSeconds(20));
+    assertThat(FaultClients.causeChain(e)).anyMatch(t -> t instanceof SocketTimeoutException);
+  }
+
+  /** A get without retries under these timeouts, and how it failed: within 10 s, for real. */
+  private NetworkException failureOfAGet(Duration readTimeout, Duration callTimeout) {
     client =
         FaultClients.fakeTime(server, time)
-            .readTimeout(Duration.ofSeconds(1))
-            .callTimeout(Duration.ofSeconds(20))
+            .readTimeout(readTimeout)
+            .callTimeout(callTimeout)
             .maxRetries(0)
             .build();
     NetworkException e =
@@ -144,6 +135,6 @@ class FaultConnectionsTest extends FaultFixture {
             () ->
                 catchThrowableOfType(NetworkException.class, () -> client.documentSets().get(ID)));
     assertThat(e).isNotNull();
-    assertThat(FaultClients.causeChain(e)).anyMatch(t -> t instanceof SocketTimeoutException);
+    return e;
   }
 }

@@ -1,5 +1,6 @@
 package io.formation.sdk;
 
+import io.formation.testkit.FakeTime;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 

@@ -2,11 +2,11 @@ package io.formation.sdk;
 
 import static io.formation.sdk.FaultClients.ID;
 import static io.formation.sdk.FaultClients.TOKEN;
-import static io.formation.sdk.FaultClients.documentSet;
 import static io.formation.sdk.FaultClients.error;
 import static io.formation.sdk.FaultClients.formWithAction;
 import static io.formation.sdk.FaultClients.teamsPage;
 import static io.formation.sdk.FaultServer.Fault.json;
+import static io.formation.sdk.Fixtures.documentSetBody;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -50,7 +50,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 @Timeout(value = 30, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class FaultHostileResponsesTest extends FaultFixture {
   private static final long LIMIT = 64 << 10;
-  private static final String SET = documentSet(ID, "filing_in_progress");
+  private static final String SET = documentSetBody(ID, "filing_in_progress");
   private static final String FORMS_PATH = "/v1/document_sets/" + ID + "/forms";
 
   private FormationClient client() {

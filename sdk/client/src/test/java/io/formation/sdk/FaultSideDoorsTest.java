@@ -3,9 +3,9 @@ package io.formation.sdk;
 import static io.formation.sdk.FaultClients.ID;
 import static io.formation.sdk.FaultClients.TOKEN;
 import static io.formation.sdk.FaultClients.causeChain;
-import static io.formation.sdk.FaultClients.documentSet;
 import static io.formation.sdk.FaultClients.formWithAction;
 import static io.formation.sdk.FaultServer.Fault.json;
+import static io.formation.sdk.Fixtures.documentSetBody;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -39,7 +39,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class FaultSideDoorsTest extends FaultFixture {
-  private static final String SET = documentSet(ID, "input_needed");
+  private static final String SET = documentSetBody(ID, "input_needed");
 
   enum Mode {
     BLOCKING,

@@ -62,7 +62,7 @@ class FaultSoakTest extends FaultFixture {
       if (roll < 38) {
         return Fault.hangUpAfterRequest(roll < 33);
       }
-      Fault.Answer created = json(201, FaultClients.documentSet("ds_" + marker, "input_needed"));
+      Fault.Answer created = json(201, Fixtures.documentSetBody("ds_" + marker, "input_needed"));
       return roll < 55 ? created.thenCloseIdle() : created;
     }
 

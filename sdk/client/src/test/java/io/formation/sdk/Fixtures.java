@@ -2,6 +2,7 @@ package io.formation.sdk;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -38,9 +39,26 @@ final class Fixtures {
   }
 
   static MockResponse json(int code, String body) {
+    return response(code, "application/json", body);
+  }
+
+  /** The body as JSON:API's media type, the service's own. */
+  static MockResponse jsonApi(int code, String body) {
+    return response(code, "application/vnd.api+json", body);
+  }
+
+  static MockResponse ok(String body) {
+    return jsonApi(200, body);
+  }
+
+  static MockResponse created(String body) {
+    return jsonApi(201, body);
+  }
+
+  private static MockResponse response(int code, String contentType, String body) {
     return new MockResponse.Builder()
         .code(code)
-        .addHeader("Content-Type", "application/json")
+        .addHeader("Content-Type", contentType)
         .body(body)
         .build();
   }
@@ -52,12 +70,16 @@ final class Fixtures {
 
   /** A JSON:API document set in the given state. */
   static MockResponse documentSet(String id, String state) {
-    return json(
-        "{\"data\":{\"type\":\"document_sets\",\"id\":\""
-            + id
-            + "\",\"attributes\":{\"state\":\""
-            + state
-            + "\"}}}");
+    return json(documentSetBody(id, state));
+  }
+
+  /** The body of a JSON:API document set in the given state. */
+  static String documentSetBody(String id, String state) {
+    ObjectNode data = MAPPER.createObjectNode().put("type", "document_sets").put("id", id);
+    data.putObject("attributes").put("state", state);
+    ObjectNode body = MAPPER.createObjectNode();
+    body.set("data", data);
+    return body.toString();
   }
 
   static JsonNode tree(String json) {

@@ -1,9 +1,10 @@
 package io.formation.sdk;
 
-import static io.formation.sdk.TransportTest.ok;
+import static io.formation.sdk.Fixtures.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.formation.testkit.FakeTime;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -67,7 +68,7 @@ class FormationClientTest {
                   return chain.proceed(chain.request());
                 })
             .build();
-    server.enqueue(TransportTest.status(503, ""));
+    server.enqueue(Fixtures.jsonApi(503, ""));
     server.enqueue(ok(TransportTest.SET));
     try (FormationClient client = TestClients.builder(server, time).httpClient(shared).build()) {
       client.documentSets().get("ds1");
@@ -125,7 +126,7 @@ class FormationClientTest {
   @Test
   void closeReleasesTheSdksThreads() throws Exception {
     server.enqueue(ok(TransportTest.SET));
-    server.enqueue(TransportTest.status(503, ""));
+    server.enqueue(Fixtures.jsonApi(503, ""));
     server.enqueue(ok(TransportTest.SET));
     FormationClient client =
         FormationClient.builder()

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.formation.sdk.model.Form;
 import io.formation.sdk.model.FormAction;
+import io.formation.testkit.FakeTime;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +24,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.params.provider.ValueSource;
 
 class FormsTest {
   @StartStop final MockWebServer server = new MockWebServer();
@@ -32,20 +32,22 @@ class FormsTest {
   /** A caller's own type for a form's values. */
   record Company(String name, long shares) {}
 
-  @ParameterizedTest
-  @ValueSource(
-      strings = {
+  static Stream<Arguments> everyEnvelopeInEveryMode() {
+    return Mode.inEveryMode(
         "forms/list_jsonapi.json",
         "forms/list_plain_data.json",
         "forms/list_bare_array.json",
         "forms/list_under_forms.json",
-        "forms/list_under_items.json",
-      })
-  void listReadsTheFormsFromEveryEnvelope(String fixtureName) throws Exception {
+        "forms/list_under_items.json");
+  }
+
+  @ParameterizedTest
+  @MethodSource("everyEnvelopeInEveryMode")
+  void listReadsTheFormsFromEveryEnvelope(String fixtureName, Mode mode) throws Exception {
     server.enqueue(fixture(fixtureName));
     List<Form> forms;
     try (FormationClient client = TestClients.client(server, time)) {
-      forms = client.forms().list("ds_123");
+      forms = mode.list(client, "ds_123");
     }
 
     RecordedRequest request = server.takeRequest();

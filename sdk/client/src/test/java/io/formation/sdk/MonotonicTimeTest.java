@@ -3,11 +3,8 @@ package io.formation.sdk;
 import static io.formation.sdk.Fixtures.documentSet;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Clock;
+import io.formation.testkit.FakeTime;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.junit5.StartStop;
 import org.junit.jupiter.api.Test;
@@ -19,10 +16,9 @@ import org.junit.jupiter.api.Test;
 class MonotonicTimeTest {
   @StartStop final MockWebServer server = new MockWebServer();
   final FakeTime time = new FakeTime();
-  final SteppedClock wall = new SteppedClock(time);
 
   FormationClient.Builder client() {
-    return TestClients.builder(server, time).clock(wall);
+    return TestClients.builder(server, time);
   }
 
   @Test
@@ -37,7 +33,10 @@ class MonotonicTimeTest {
           .documentSets()
           .awaitCompletion(
               "ds_1",
-              options.newBuilder().onStateChange(set -> wall.step(Duration.ofHours(1))).build());
+              options
+                  .newBuilder()
+                  .onStateChange(set -> time.stepWallClock(Duration.ofHours(1)))
+                  .build());
     }
 
     assertThat(server.getRequestCount()).isEqualTo(2);
@@ -51,7 +50,7 @@ class MonotonicTimeTest {
 
     try (FormationClient client = client().requestBudget(1, 1).build()) {
       client.documentSets().get("ds_1");
-      wall.step(Duration.ofHours(-1));
+      time.stepWallClock(Duration.ofHours(-1));
       client.documentSets().get("ds_1");
       client.documentSets().get("ds_1");
     }
@@ -70,7 +69,7 @@ class MonotonicTimeTest {
             .maxInterval(Duration.ofSeconds(4))
             .timeout(Duration.ofSeconds(60))
             .jitter(0)
-            .onStateChange(set -> wall.step(Duration.ofHours(1)))
+            .onStateChange(set -> time.stepWallClock(Duration.ofHours(1)))
             .build();
     server.enqueue(documentSet("ds_1", "filing_in_progress"));
     server.enqueue(documentSet("ds_1", "finalizing"));
@@ -84,34 +83,5 @@ class MonotonicTimeTest {
 
     assertThat(server.getRequestCount()).isEqualTo(3);
     assertThat(time.sleeps()).containsExactly(Duration.ofSeconds(4), Duration.ofSeconds(4));
-  }
-
-  /** The wall clock: fake time plus whatever steps the test makes. */
-  static final class SteppedClock extends Clock {
-    private final FakeTime time;
-    private volatile Duration offset = Duration.ZERO;
-
-    SteppedClock(FakeTime time) {
-      this.time = time;
-    }
-
-    void step(Duration by) {
-      offset = offset.plus(by);
-    }
-
-    @Override
-    public Instant instant() {
-      return time.instant().plus(offset);
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
   }
 }

@@ -1,11 +1,12 @@
 package io.formation.sdk;
 
+import static io.formation.sdk.Fixtures.ok;
 import static io.formation.sdk.TransportTest.SET;
-import static io.formation.sdk.TransportTest.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.formation.testkit.FakeTime;
 import java.util.ArrayList;
 import java.util.List;
 import mockwebserver3.MockResponse;
@@ -29,12 +30,7 @@ class ProxyTest {
   static final String PROXY_USER = "proxy-user";
   static final String PROXY_PASSWORD = "proxy-password-5fd1";
 
-  static final HeldCertificate ROOT =
-      new HeldCertificate.Builder()
-          .certificateAuthority(0)
-          .ecdsa256()
-          .commonName("Formation test root")
-          .build();
+  static final HeldCertificate ROOT = TlsTest.ROOT;
   static final HeldCertificate SERVICE =
       new HeldCertificate.Builder()
           .ecdsa256()
@@ -53,7 +49,7 @@ class ProxyTest {
   void theProxysChallengeIsAnsweredWithItsCredentialsWithoutSpendingARetry() throws Exception {
     proxy.enqueue(challenge(true));
     proxy.enqueue(tunnel());
-    proxy.enqueue(TransportTest.created(SET));
+    proxy.enqueue(Fixtures.created(SET));
     try (FormationClient client = client(BASE_URL, proxiedHttps()).maxRetries(0).build()) {
       // A create: the tunnel is authenticated before the request exists, so even a POST, which
       // the SDK never lets OkHttp send twice, goes through.
@@ -179,14 +175,7 @@ class ProxyTest {
   }
 
   private FormationClient.Builder client(String baseUrl, OkHttpClient http) {
-    return FormationClient.builder()
-        .baseUrl(baseUrl)
-        .accessToken(TestClients.TOKEN)
-        .httpClient(http)
-        .clock(time)
-        .ticker(time)
-        .sleeper(time)
-        .random(() -> 1.0);
+    return TestClients.builder(baseUrl, time).httpClient(http);
   }
 
   /** The README's proxy client, trusting the test root instead of the platform's. */

@@ -6,6 +6,7 @@ import static io.formation.sdk.Fixtures.status;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.formation.testkit.FakeTime;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import mockwebserver3.MockResponse;

@@ -9,19 +9,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.formation.sdk.model.ActionResult;
-import io.formation.sdk.model.DocumentSet;
 import io.formation.sdk.model.DocumentSetState;
 import io.formation.sdk.model.Form;
 import io.formation.sdk.model.FormAction;
+import io.formation.testkit.FakeTime;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.QueueDispatcher;
@@ -42,37 +39,6 @@ class SavedWaitTest {
 
   @StartStop final MockWebServer server = new MockWebServer();
   final FakeTime time = new FakeTime();
-
-  /** How a test takes one step of a wait, or waits for completion. */
-  enum Mode {
-    BLOCKING,
-    ASYNC;
-
-    PollResult poll(FormationClient client, WaitState wait, PollOptions options) throws Exception {
-      return this == BLOCKING
-          ? client.documentSets().poll(wait, options)
-          : get(client.documentSets().pollAsync(wait, options));
-    }
-
-    DocumentSet await(FormationClient client, WaitState wait, PollOptions options)
-        throws Exception {
-      return this == BLOCKING
-          ? client.documentSets().awaitCompletion(wait, options)
-          : get(client.documentSets().awaitCompletionAsync(wait, options));
-    }
-
-    private static <T> T get(CompletableFuture<T> future) throws Exception {
-      try {
-        // A safety net only: fake time makes every wait instant.
-        return future.get(30, TimeUnit.SECONDS);
-      } catch (ExecutionException e) {
-        if (e.getCause() instanceof RuntimeException failure) {
-          throw failure;
-        }
-        throw e;
-      }
-    }
-  }
 
   /** No jitter, doubling from 1 s up to 10 s, a 60 s grace. */
   PollOptions.Builder options() {
@@ -119,7 +85,7 @@ class SavedWaitTest {
               .withSubmission(START.minusSeconds(5));
       for (int i = 0; i < 3; i++) {
         wait = client.documentSets().poll(wait, options().build()).waitState();
-        time.pass(Duration.between(time.instant(), wait.nextPoll()));
+        time.advance(Duration.between(time.instant(), wait.nextPoll()));
       }
       String encoded = wait.encode();
 
@@ -219,7 +185,7 @@ class SavedWaitTest {
         PollResult result = mode.poll(client, saved(wait), options().build());
         results.add(result);
         wait = result.waitState();
-        time.pass(result.nextPollIn());
+        time.advance(result.nextPollIn());
       }
     }
 
@@ -304,14 +270,14 @@ class SavedWaitTest {
       WaitState wait = client.documentSets().startWait(ID, options().build());
       assertThatThrownBy(() -> mode.poll(client, wait, options().build()))
           .isInstanceOf(NotFoundException.class);
-      time.pass(ofSeconds(1));
+      time.advance(ofSeconds(1));
       assertThatThrownBy(() -> mode.poll(client, wait, options().build()))
           .isInstanceOf(AuthenticationException.class);
-      time.pass(ofSeconds(1));
+      time.advance(ofSeconds(1));
       assertThatThrownBy(() -> mode.poll(client, wait, options().build()))
           .isInstanceOf(PermissionDeniedException.class);
       // Past its deadline, a wait polls once more (the set may be done) and then times out.
-      time.pass(Duration.ofMinutes(31));
+      time.advance(Duration.ofMinutes(31));
       assertThatThrownBy(() -> mode.poll(client, wait, options().build()))
           .isInstanceOfSatisfying(
               PollTimeoutException.class,
@@ -376,20 +342,20 @@ class SavedWaitTest {
     try (FormationClient client = client()) {
       WaitState wait = client.documentSets().startWait(ID, options().build());
       wait = mode.poll(client, wait, options().build()).waitState();
-      time.pass(ofSeconds(1));
+      time.advance(ofSeconds(1));
       PollResult asked = mode.poll(client, wait, options().build());
       assertThat(asked.kind()).isEqualTo(PollResult.Kind.INPUT_NEEDED);
       assertThat(asked.failure().orElseThrow()).hasMessageContaining("asks for input again");
-      time.pass(ofSeconds(2));
+      time.advance(ofSeconds(2));
       // Nothing was submitted: polling again still says so.
       PollResult again = mode.poll(client, asked.waitState(), options().build());
       assertThat(again.kind()).isEqualTo(PollResult.Kind.INPUT_NEEDED);
 
       WaitState submitted = again.waitState().withSubmission(time.instant());
-      time.pass(ofSeconds(4));
+      time.advance(ofSeconds(4));
       assertThat(mode.poll(client, saved(submitted), options().build()).kind())
           .isEqualTo(PollResult.Kind.UNCHANGED);
-      time.pass(ofSeconds(8));
+      time.advance(ofSeconds(8));
       assertThat(mode.poll(client, saved(submitted), options().build()).kind())
           .isEqualTo(PollResult.Kind.CHANGED);
     }
@@ -405,9 +371,9 @@ class SavedWaitTest {
     try (FormationClient client = client()) {
       assertThat(client.documentSets().startWait(ID).lastSubmission()).isEmpty();
       Form form = client.forms().list(ID).get(0);
-      time.pass(ofSeconds(3));
+      time.advance(ofSeconds(3));
       client.forms().submit(form, form.values());
-      time.pass(ofSeconds(40));
+      time.advance(ofSeconds(40));
 
       WaitState wait = client.documentSets().startWait(ID, options().build());
       assertThat(wait.lastSubmission()).contains(START.plusSeconds(3));
@@ -452,11 +418,11 @@ class SavedWaitTest {
       for (int i = 0; i < 4; i++) {
         PollResult result = mode.poll(client, wait, options().build());
         wait = result.waitState();
-        time.pass(result.nextPollIn());
+        time.advance(result.nextPollIn());
       }
     }
     // The process was down from 15 s to 40 s, past the 23 s its next poll was due.
-    time.pass(ofSeconds(25));
+    time.advance(ofSeconds(25));
     script("filing_in_progress", "filing_in_progress", "finalizing", "complete");
     try (FormationClient client = client()) {
       mode.await(client, saved(wait), options().build());
@@ -475,7 +441,7 @@ class SavedWaitTest {
       wait = mode.poll(client, wait, options().build()).waitState();
     }
     // Down for 30 s: half of the grace is left, and a new process does not start it over.
-    time.pass(ofSeconds(30));
+    time.advance(ofSeconds(30));
     script("input_needed", "input_needed", "input_needed", "input_needed", "input_needed");
     script("input_needed", "complete");
     try (FormationClient client = client()) {
@@ -498,7 +464,7 @@ class SavedWaitTest {
       wait = client.documentSets().startWait(ID, options().initialInterval(ofSeconds(8)).build());
       wait = mode.poll(client, wait, options().build()).waitState();
     }
-    time.pass(ofSeconds(3));
+    time.advance(ofSeconds(3));
     script("complete");
     try (FormationClient client = client()) {
       mode.await(client, saved(wait), options().firstPollWithin(ofSeconds(60)).build());
@@ -513,11 +479,11 @@ class SavedWaitTest {
     try (FormationClient client = client()) {
       wait = client.documentSets().startWait(ID, options().build());
     }
-    time.pass(Duration.ofMinutes(5));
+    time.advance(Duration.ofMinutes(5));
     List<Duration> firstPolls = new ArrayList<>();
     for (double random : new double[] {0.0, 0.25, 0.9}) {
       FakeTime resumedAt = new FakeTime();
-      resumedAt.pass(Duration.ofMinutes(5));
+      resumedAt.advance(Duration.ofMinutes(5));
       script("complete");
       try (FormationClient client =
           TestClients.builder(server, resumedAt).random(() -> random).build()) {
@@ -564,7 +530,7 @@ class SavedWaitTest {
     try (FormationClient client = client()) {
       WaitState wait = client.documentSets().startWait(ID, options().build());
       WaitState after = mode.poll(client, wait, options().build()).waitState();
-      time.pass(ofMillis(30));
+      time.advance(ofMillis(30));
       mode.poll(client, after, options().build());
     }
     assertThat(time.sleeps()).containsExactly(ofMillis(70));

@@ -1,10 +1,11 @@
 package io.formation.sdk;
 
-import static io.formation.sdk.TransportTest.ok;
+import static io.formation.sdk.Fixtures.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.formation.testkit.FakeTime;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -171,7 +172,7 @@ class SecurityTest {
 
   @Test
   void theTokenAppearsNowhereButInTheAuthorizationHeader() {
-    server.enqueue(TransportTest.status(401, "{\"errors\":[{\"detail\":\"bad token\"}]}"));
+    server.enqueue(Fixtures.jsonApi(401, "{\"errors\":[{\"detail\":\"bad token\"}]}"));
     List<String> seenByCallerInterceptors = new ArrayList<>();
     OkHttpClient shared =
         new OkHttpClient.Builder()
@@ -202,13 +203,7 @@ class SecurityTest {
   @Test
   void aNetworkFailureMessageNeverContainsTheToken() throws Exception {
     int port = server.getPort();
-    server.close();
-    try (FormationClient client =
-        FormationClient.builder()
-            .baseUrl("http://127.0.0.1:" + port)
-            .accessToken(TestClients.TOKEN)
-            .sleeper(time)
-            .build()) {
+    try (FormationClient client = TestClients.refusedBy(server, time)) {
       NetworkException e =
           catchThrowableOfType(NetworkException.class, () -> client.documentSets().get("ds1"));
       assertThat(e.getMessage())

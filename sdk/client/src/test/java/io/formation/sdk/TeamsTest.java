@@ -1,11 +1,12 @@
 package io.formation.sdk;
 
-import static io.formation.sdk.TransportTest.ok;
+import static io.formation.sdk.Fixtures.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.formation.sdk.model.Page;
 import io.formation.sdk.model.Team;
+import io.formation.testkit.FakeTime;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;

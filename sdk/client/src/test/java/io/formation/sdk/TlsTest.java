@@ -1,11 +1,12 @@
 package io.formation.sdk;
 
+import static io.formation.sdk.Fixtures.ok;
 import static io.formation.sdk.TransportTest.SET;
-import static io.formation.sdk.TransportTest.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import io.formation.testkit.FakeTime;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -147,13 +148,7 @@ class TlsTest {
   }
 
   private FormationClient.Builder client() {
-    return FormationClient.builder()
-        .baseUrl("https://localhost:" + server.getPort() + "/")
-        .accessToken(TestClients.TOKEN)
-        .clock(time)
-        .ticker(time)
-        .sleeper(time)
-        .random(() -> 1.0);
+    return TestClients.builder("https://localhost:" + server.getPort() + "/", time);
   }
 
   private static KeyStore emptyPkcs12() throws GeneralSecurityException, IOException {

@@ -1,17 +1,23 @@
 package io.formation.sdk;
 
+import static io.formation.sdk.Fixtures.created;
+import static io.formation.sdk.Fixtures.documentSetBody;
+import static io.formation.sdk.Fixtures.jsonApi;
+import static io.formation.sdk.Fixtures.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.fasterxml.jackson.databind.node.NullNode;
 import io.formation.sdk.model.FormAction;
+import io.formation.testkit.FakeTime;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
 import mockwebserver3.RecordedRequest;
@@ -19,15 +25,16 @@ import mockwebserver3.SocketEffect;
 import mockwebserver3.junit5.StartStop;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class TransportTest {
   @StartStop final MockWebServer server = new MockWebServer();
   final FakeTime time = new FakeTime();
 
-  static final String SET =
-      "{\"data\":{\"type\":\"document_sets\",\"id\":\"ds1\",\"attributes\":{\"state\":\"input_needed\"}}}";
+  static final String SET = documentSetBody("ds1", "input_needed");
 
   @Test
   void everyRequestCarriesTheTokenJsonAcceptAndUserAgent() throws Exception {
@@ -66,8 +73,8 @@ class TransportTest {
   @ParameterizedTest
   @ValueSource(ints = {408, 429, 500, 502, 503, 504})
   void getIsRetriedOnTransientStatusesWithExponentialBackoff(int status) throws Exception {
-    server.enqueue(status(status, ""));
-    server.enqueue(status(status, ""));
+    server.enqueue(jsonApi(status, ""));
+    server.enqueue(jsonApi(status, ""));
     server.enqueue(ok(SET));
     try (FormationClient client = TestClients.client(server, time)) {
       assertThat(client.documentSets().get("ds1").id()).isEqualTo("ds1");
@@ -123,7 +130,7 @@ class TransportTest {
   @Test
   void retriesStopAfterMaxRetriesAndSurfaceTheLastError() {
     for (int i = 0; i < 4; i++) {
-      server.enqueue(status(503, "{\"errors\":[{\"detail\":\"maintenance\"}]}"));
+      server.enqueue(jsonApi(503, "{\"errors\":[{\"detail\":\"maintenance\"}]}"));
     }
     try (FormationClient client = TestClients.builder(server, time).maxRetries(3).build()) {
       ServerException e =
@@ -137,9 +144,9 @@ class TransportTest {
 
   @Test
   void jitterSpreadsEachWaitBetweenThreeQuartersOfTheExponentialCapAndAllOfIt() {
-    server.enqueue(status(500, ""));
-    server.enqueue(status(500, ""));
-    server.enqueue(status(500, ""));
+    server.enqueue(jsonApi(500, ""));
+    server.enqueue(jsonApi(500, ""));
+    server.enqueue(jsonApi(500, ""));
     server.enqueue(ok(SET));
     try (FormationClient client =
         TestClients.builder(server, time).maxRetries(3).random(() -> 0.5).build()) {
@@ -152,8 +159,8 @@ class TransportTest {
 
   @Test
   void aRetryWithoutRetryAfterNeverComesSoonerThanTheBaseDelayEvenWithTheLeastJitter() {
-    server.enqueue(status(503, ""));
-    server.enqueue(status(503, ""));
+    server.enqueue(jsonApi(503, ""));
+    server.enqueue(jsonApi(503, ""));
     server.enqueue(ok(SET));
     try (FormationClient client = TestClients.builder(server, time).random(() -> 0.0).build()) {
       client.documentSets().get("ds1");
@@ -164,7 +171,7 @@ class TransportTest {
 
   @Test
   void retryAfterInSecondsIsHonoured() {
-    server.enqueue(status(429, "").newBuilder().addHeader("Retry-After", "7").build());
+    server.enqueue(jsonApi(429, "").newBuilder().addHeader("Retry-After", "7").build());
     server.enqueue(ok(SET));
     try (FormationClient client = TestClients.client(server, time)) {
       client.documentSets().get("ds1");
@@ -177,7 +184,7 @@ class TransportTest {
     String date =
         DateTimeFormatter.RFC_1123_DATE_TIME.format(
             time.instant().plusSeconds(12).atOffset(ZoneOffset.UTC));
-    server.enqueue(status(503, "").newBuilder().addHeader("Retry-After", date).build());
+    server.enqueue(jsonApi(503, "").newBuilder().addHeader("Retry-After", date).build());
     server.enqueue(ok(SET));
     try (FormationClient client = TestClients.client(server, time)) {
       client.documentSets().get("ds1");
@@ -187,7 +194,7 @@ class TransportTest {
 
   @Test
   void aRetryAfterLongerThanTheCapGoesBackToTheCallerInsteadOfRetryingEarly() {
-    server.enqueue(status(429, "").newBuilder().addHeader("Retry-After", "86400").build());
+    server.enqueue(jsonApi(429, "").newBuilder().addHeader("Retry-After", "86400").build());
     server.enqueue(ok(SET));
     try (FormationClient client =
         TestClients.builder(server, time).maxRetryAfter(Duration.ofSeconds(20)).build()) {
@@ -203,7 +210,7 @@ class TransportTest {
   @CsvSource({"PUT, 503, 2", "DELETE, 502, 2", "PATCH, 503, 1", "PATCH, 429, 2", "POST, 500, 1"})
   void actionMethodsAreRetriedOnlyWhereResendingIsSafe(String method, int status, int requests)
       throws Exception {
-    server.enqueue(status(status, ""));
+    server.enqueue(jsonApi(status, ""));
     server.enqueue(ok("{}"));
     FormAction action =
         new FormAction(
@@ -233,7 +240,7 @@ class TransportTest {
   @Test
   void aTokenEchoedInAnErrorBodyIsRedacted() {
     server.enqueue(
-        status(401, "{\"errors\":[{\"detail\":\"token " + TestClients.TOKEN + " expired\"}]}"));
+        jsonApi(401, "{\"errors\":[{\"detail\":\"token " + TestClients.TOKEN + " expired\"}]}"));
     try (FormationClient client = TestClients.client(server, time)) {
       AuthenticationException e =
           catchThrowableOfType(
@@ -245,7 +252,7 @@ class TransportTest {
 
   @Test
   void aCallerAuthenticatorNeverResendsARequestAfter401() {
-    server.enqueue(status(401, ""));
+    server.enqueue(jsonApi(401, ""));
     server.enqueue(created(SET));
     okhttp3.OkHttpClient withAuthenticator =
         new okhttp3.OkHttpClient.Builder()
@@ -264,7 +271,7 @@ class TransportTest {
   @ParameterizedTest
   @ValueSource(ints = {408, 500, 502, 503, 504})
   void postIsNeverResentAfterTheServiceMayHaveActed(int status) {
-    server.enqueue(status(status, ""));
+    server.enqueue(jsonApi(status, ""));
     server.enqueue(ok(SET));
     try (FormationClient client = TestClients.client(server, time)) {
       assertThatThrownBy(() -> client.documentSets().create(DocumentSets.DELAWARE_CORPORATION))
@@ -275,7 +282,7 @@ class TransportTest {
 
   @Test
   void postIsRetriedOn429BecauseTheServiceDidNotActOnIt() throws Exception {
-    server.enqueue(status(429, "").newBuilder().addHeader("Retry-After", "1").build());
+    server.enqueue(jsonApi(429, "").newBuilder().addHeader("Retry-After", "1").build());
     server.enqueue(created(SET));
     try (FormationClient client = TestClients.client(server, time)) {
       assertThat(client.documentSets().create(DocumentSets.DELAWARE_CORPORATION).id())
@@ -316,17 +323,7 @@ class TransportTest {
 
   @Test
   void postIsRetriedWhenTheConnectionWasRefusedBeforeAnythingWasWritten() throws Exception {
-    int port = server.getPort();
-    server.close();
-    try (FormationClient client =
-        FormationClient.builder()
-            .baseUrl("http://127.0.0.1:" + port)
-            .accessToken(TestClients.TOKEN)
-            .clock(time)
-            .ticker(time)
-            .sleeper(time)
-            .random(() -> 1.0)
-            .build()) {
+    try (FormationClient client = TestClients.refusedBy(server, time)) {
       NetworkException e =
           catchThrowableOfType(
               NetworkException.class,
@@ -358,7 +355,7 @@ class TransportTest {
             + "\",\"title\":\"T\",\"detail\":\"detail "
             + status
             + "\",\"source\":{\"pointer\":\"/template\"}}]}";
-    server.enqueue(status(status, body));
+    server.enqueue(jsonApi(status, body));
     try (FormationClient client = TestClients.builder(server, time).maxRetries(0).build()) {
       ApiException e =
           catchThrowableOfType(ApiException.class, () -> client.documentSets().get("ds1"));
@@ -387,7 +384,7 @@ class TransportTest {
 
   @Test
   void errorMessagesLeaveOutTheQueryThatMayHoldASignature() {
-    server.enqueue(status(422, "{\"errors\":[{\"detail\":\"bad email\"}]}"));
+    server.enqueue(jsonApi(422, "{\"errors\":[{\"detail\":\"bad email\"}]}"));
     String actionUrl = server.url("/v1/form_actions/tok?sig=s3cr3t").toString();
     io.formation.sdk.model.FormAction action =
         new io.formation.sdk.model.FormAction(
@@ -409,7 +406,7 @@ class TransportTest {
 
   @Test
   void rateLimitExceptionCarriesTheRetryAfter() {
-    server.enqueue(status(429, "").newBuilder().addHeader("Retry-After", "30").build());
+    server.enqueue(jsonApi(429, "").newBuilder().addHeader("Retry-After", "30").build());
     try (FormationClient client = TestClients.builder(server, time).maxRetries(0).build()) {
       RateLimitException e =
           catchThrowableOfType(RateLimitException.class, () -> client.documentSets().get("ds1"));
@@ -421,7 +418,7 @@ class TransportTest {
   @Test
   void anHtmlErrorPageIsShownAsASnippetNotAStackOfParseErrors() {
     server.enqueue(
-        status(502, "<html>\n<body><h1>Bad   Gateway</h1></body>\n</html>")
+        jsonApi(502, "<html>\n<body><h1>Bad   Gateway</h1></body>\n</html>")
             .newBuilder()
             .setHeader("Content-Type", "text/html")
             .build());
@@ -437,7 +434,7 @@ class TransportTest {
   @Test
   void aSuccessWithAnHtmlBodyIsAnInvalidResponse() {
     server.enqueue(
-        status(200, "<html>login</html>")
+        jsonApi(200, "<html>login</html>")
             .newBuilder()
             .setHeader("Content-Type", "text/html")
             .build());
@@ -454,49 +451,21 @@ class TransportTest {
     }
   }
 
-  @Test
-  void truncatedJsonIsAnInvalidResponse() {
-    server.enqueue(ok("{\"data\":{\"id\":\"ds1\",\"attri"));
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("bodiesThatAreNoDocumentSet")
+  void aBodyThatIsNoDocumentSetIsAnInvalidResponse(String what, String body, String message) {
+    server.enqueue(ok(body));
     try (FormationClient client = TestClients.client(server, time)) {
       assertThatThrownBy(() -> client.documentSets().get("ds1"))
           .isInstanceOf(InvalidResponseException.class)
-          .hasMessageContaining("not valid JSON");
+          .hasMessageContaining(message);
     }
   }
 
-  @Test
-  void anEmptyBodyWhereAResourceWasExpectedIsAnInvalidResponse() {
-    server.enqueue(ok(""));
-    try (FormationClient client = TestClients.client(server, time)) {
-      assertThatThrownBy(() -> client.documentSets().get("ds1"))
-          .isInstanceOf(InvalidResponseException.class)
-          .hasMessageContaining("returned 200 with an empty body");
-    }
-  }
-
-  @Test
-  void jsonOfTheWrongShapeIsAnInvalidResponse() {
-    server.enqueue(ok("[1,2,3]"));
-    try (FormationClient client = TestClients.client(server, time)) {
-      assertThatThrownBy(() -> client.documentSets().get("ds1"))
-          .isInstanceOf(InvalidResponseException.class)
-          .hasMessageContaining("document set");
-    }
-  }
-
-  static MockResponse ok(String body) {
-    return status(200, body);
-  }
-
-  static MockResponse created(String body) {
-    return status(201, body);
-  }
-
-  static MockResponse status(int code, String body) {
-    return new MockResponse.Builder()
-        .code(code)
-        .addHeader("Content-Type", "application/vnd.api+json")
-        .body(body)
-        .build();
+  static Stream<Arguments> bodiesThatAreNoDocumentSet() {
+    return Stream.of(
+        Arguments.of("truncated JSON", "{\"data\":{\"id\":\"ds1\",\"attri", "not valid JSON"),
+        Arguments.of("an empty body", "", "returned 200 with an empty body"),
+        Arguments.of("JSON of the wrong shape", "[1,2,3]", "document set"));
   }
 }

@@ -14,6 +14,7 @@ import io.formation.sdk.model.ActionResult;
 import io.formation.sdk.model.DocumentSet;
 import io.formation.sdk.model.Form;
 import io.formation.sdk.model.FormAction;
+import io.formation.testkit.FakeTime;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;

@@ -9,6 +9,7 @@ import io.formation.sdk.model.DocumentSet;
 import io.formation.sdk.model.Form;
 import io.formation.sdk.model.Page;
 import io.formation.sdk.model.Team;
+import io.formation.testkit.FakeTime;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import mockwebserver3.MockWebServer;

@@ -3,6 +3,7 @@ package io.formation.sandbox;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.formation.testkit.FakeTime;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.AfterEach;
@@ -11,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 /** FormationSandbox.createSubmitted: a set whose input is complete, made without requests. */
 final class CreateSubmittedTest {
-  private final TestClock clock = new TestClock(Instant.parse("2025-03-04T05:06:07Z"));
+  private final FakeTime clock = new FakeTime(Instant.parse("2025-03-04T05:06:07Z"));
   private FormationSandbox sandbox;
 
   @BeforeEach

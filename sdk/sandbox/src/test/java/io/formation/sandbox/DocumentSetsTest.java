@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.formation.sandbox.SandboxHttp.Reply;
+import io.formation.testkit.FakeTime;
 import java.time.Instant;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -18,7 +19,7 @@ final class DocumentSetsTest {
 
   @BeforeEach
   void start() {
-    sandbox = FormationSandbox.start(SandboxOptions.defaults().withClock(new TestClock(NOW)));
+    sandbox = FormationSandbox.start(SandboxOptions.defaults().withClock(new FakeTime(NOW)));
     http = new SandboxHttp(sandbox);
   }
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import io.formation.sandbox.SandboxHttp.Reply;
 import io.formation.sandbox.SandboxRequest.Fault;
+import io.formation.testkit.FakeTime;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -27,7 +28,7 @@ import org.junit.jupiter.api.Test;
 final class FaultsTest {
   private static final String CREATE = "{\"template\":\"startup_delaware-corporation\"}";
 
-  private final TestClock clock = new TestClock(Instant.parse("2025-03-04T05:06:07Z"));
+  private final FakeTime clock = new FakeTime(Instant.parse("2025-03-04T05:06:07Z"));
 
   @Test
   void rateLimitedRequestsGet429WithRetryAfterAndAnErrorsDocument() {

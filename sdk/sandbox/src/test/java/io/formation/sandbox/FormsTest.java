@@ -23,10 +23,7 @@ final class FormsTest extends SandboxFixture {
 
   @Override
   SandboxOptions options() {
-    return SandboxOptions.defaults()
-        .withClock(clock)
-        .withStepDelay(STEP)
-        .withProcessingLag(Duration.ZERO);
+    return onTheTestsClock().withStepDelay(STEP).withProcessingLag(Duration.ZERO);
   }
 
   @BeforeEach

@@ -3,6 +3,7 @@ package io.formation.sandbox;
 import static io.formation.sandbox.Delaware.FORMS;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.formation.testkit.FakeTime;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -11,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 /** After its last form is accepted, a document set stays input_needed while it is processed. */
 final class ProcessingLagTest {
-  private final TestClock clock = new TestClock(Instant.parse("2025-03-04T05:06:07Z"));
+  private final FakeTime clock = new FakeTime(Instant.parse("2025-03-04T05:06:07Z"));
   private FormationSandbox sandbox;
   private SandboxHttp http;
 

@@ -2,6 +2,7 @@ package io.formation.sandbox;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.formation.testkit.FakeTime;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,7 +21,7 @@ final class ProgressionTest {
           "finalizing",
           "complete");
 
-  private final TestClock clock = new TestClock(Instant.parse("2025-03-04T05:06:07Z"));
+  private final FakeTime clock = new FakeTime(Instant.parse("2025-03-04T05:06:07Z"));
   private FormationSandbox sandbox;
   private SandboxHttp http;
 

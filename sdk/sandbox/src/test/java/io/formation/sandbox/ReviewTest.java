@@ -20,11 +20,7 @@ final class ReviewTest extends SandboxFixture {
 
   @Override
   SandboxOptions options() {
-    return SandboxOptions.defaults()
-        .withClock(clock)
-        .withProcessingLag(LAG)
-        .withStepDelay(STEP)
-        .withReview(true);
+    return onTheTestsClock().withProcessingLag(LAG).withStepDelay(STEP).withReview(true);
   }
 
   @BeforeEach

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.entry;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.formation.sandbox.SandboxHttp.Reply;
+import io.formation.testkit.FakeTime;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.time.Duration;
@@ -157,7 +158,7 @@ final class SandboxProtocolTest extends SandboxFixture {
   @Test
   void recordedTimeComesFromTheOptionsClock() {
     Instant start = Instant.parse("2025-06-01T10:00:00Z");
-    TestClock clock = new TestClock(start);
+    FakeTime clock = new FakeTime(start);
     try (FormationSandbox timed =
         FormationSandbox.start(SandboxOptions.defaults().withClock(clock))) {
       SandboxHttp timedHttp = new SandboxHttp(timed);

@@ -12,6 +12,7 @@ import io.formation.sdk.PollOptions;
 import io.formation.sdk.WaitState;
 import io.formation.sdk.model.DocumentSet;
 import io.formation.sdk.model.DocumentSetState;
+import io.formation.testkit.FakeTime;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -51,7 +52,7 @@ class FormationTrackerTest {
   private static final Duration AHEAD = Duration.ofHours(1);
 
   private final List<AutoCloseable> closeAfter = new ArrayList<>();
-  private final MutableClock sandboxClock = new MutableClock(Instant.now());
+  private final FakeTime sandboxClock = new FakeTime(Instant.now());
   private final Recorder recorder = new Recorder();
   private DataSource database = Tables.hsqldb();
 
@@ -138,7 +139,7 @@ class FormationTrackerTest {
   void theViewShowsEachTrackedSetsLastStateAndNextPoll() throws Exception {
     FormationSandbox sandbox = stepwiseSandbox();
     FormationClient client = client(sandbox, sandbox.token());
-    MutableClock trackerClock = new MutableClock(Instant.now().minusSeconds(60));
+    FakeTime trackerClock = new FakeTime(Instant.now().minusSeconds(60));
     FormationTracker tracker = started(tracker(client, recorder).clock(trackerClock));
     String id = SubmittedSets.one(client);
     sandboxClock.advance(STEP);
@@ -182,7 +183,7 @@ class FormationTrackerTest {
     FormationSandbox sandbox = stepwiseSandbox();
     String id = SubmittedSets.one(client(sandbox, sandbox.token()));
     FormationClient revoked = client(sandbox, "revoked-token");
-    MutableClock trackerClock = new MutableClock(Instant.now().plus(AHEAD));
+    FakeTime trackerClock = new FakeTime(Instant.now().plus(AHEAD));
     FormationTracker tracker =
         started(
             tracker(revoked, recorder).clock(trackerClock).pauseOnRefusal(Duration.ofMinutes(15)));
@@ -226,7 +227,7 @@ class FormationTrackerTest {
           }
         };
     Recorder seen = (Recorder) failingOnce;
-    MutableClock trackerClock = new MutableClock(Instant.now().plus(AHEAD));
+    FakeTime trackerClock = new FakeTime(Instant.now().plus(AHEAD));
     FormationTracker tracker =
         started(
             tracker(client, failingOnce)
@@ -284,7 +285,7 @@ class FormationTrackerTest {
             }
           }
         };
-    MutableClock trackerClock = new MutableClock(Instant.now().plus(AHEAD));
+    FakeTime trackerClock = new FakeTime(Instant.now().plus(AHEAD));
     FormationTracker tracker =
         started(tracker(client, handler).clock(trackerClock).heartbeat(Duration.ofMillis(100), 4));
     String id = SubmittedSets.one(client);

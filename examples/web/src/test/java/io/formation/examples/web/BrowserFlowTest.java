@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.formation.sandbox.FormationSandbox;
 import io.formation.sandbox.SandboxOptions;
+import io.formation.testkit.FakeTime;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -33,7 +34,7 @@ import org.springframework.context.annotation.Import;
 class BrowserFlowTest {
   @LocalServerPort int port;
   @Autowired FormationSandbox sandbox;
-  @Autowired TestClock clock;
+  @Autowired FakeTime clock;
   @Autowired SandboxOptions options;
 
   private Browser page;

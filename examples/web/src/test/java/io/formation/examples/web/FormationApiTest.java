@@ -14,6 +14,7 @@ import io.formation.sandbox.SandboxOptions;
 import io.formation.sandbox.SandboxRequest;
 import io.formation.sandbox.SandboxTemplates;
 import io.formation.sandbox.Violation;
+import io.formation.testkit.FakeTime;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -53,7 +54,7 @@ class FormationApiTest {
 
   @LocalServerPort int port;
   @Autowired FormationSandbox sandbox;
-  @Autowired TestClock clock;
+  @Autowired FakeTime clock;
   @Autowired SandboxOptions options;
   @Autowired ProgressStream progress;
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.formation.sandbox.FormationSandbox;
 import io.formation.sandbox.SandboxOptions;
+import io.formation.testkit.FakeTime;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -30,7 +31,7 @@ import org.springframework.context.annotation.Import;
 class NeverStuckTest {
   @LocalServerPort int port;
   @Autowired FormationSandbox sandbox;
-  @Autowired TestClock clock;
+  @Autowired FakeTime clock;
   @Autowired SandboxOptions options;
 
   private Browser page;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.formation.sandbox.FormationSandbox;
 import io.formation.sandbox.SandboxOptions;
+import io.formation.testkit.FakeTime;
 import io.formation.tracking.FormationTracker;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -28,7 +29,7 @@ import org.springframework.context.ConfigurableApplicationContext;
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES) // a guard against a hang, not a measure of speed
 class PersonFormationsTest {
-  private final TestClock clock = new TestClock();
+  private final FakeTime clock = new FakeTime(SandboxForTests.START);
   private final SandboxOptions options =
       SandboxOptions.defaults().withToken(SandboxForTests.TOKEN).withClock(clock);
   private FormationSandbox sandbox;

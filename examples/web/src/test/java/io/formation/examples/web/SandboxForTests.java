@@ -1,7 +1,9 @@
 package io.formation.examples.web;
 
 import io.formation.sandbox.SandboxOptions;
+import io.formation.testkit.FakeTime;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.UUID;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
@@ -14,19 +16,20 @@ import org.springframework.context.annotation.Bean;
 @TestConfiguration(proxyBeanMethods = false)
 class SandboxForTests {
   static final String TOKEN = "tok-" + UUID.randomUUID();
+  static final Instant START = Instant.parse("2026-01-05T09:00:00Z");
 
   @Bean
-  TestClock testClock() {
-    return new TestClock();
+  FakeTime testClock() {
+    return new FakeTime(START);
   }
 
   @Bean
-  SandboxOptions sandboxOptions(TestClock clock) {
+  SandboxOptions sandboxOptions(FakeTime clock) {
     return SandboxOptions.defaults().withToken(TOKEN).withClock(clock).withReview(true);
   }
 
   /** Moves the clock just past the time the set spends in {@code state}. */
-  static void leave(TestClock clock, SandboxOptions options, String state) {
+  static void leave(FakeTime clock, SandboxOptions options, String state) {
     Duration stay = state.equals("input_needed") ? options.processingLag() : options.stepDelay();
     clock.advance(stay.plusMillis(1));
   }

@@ -8,6 +8,7 @@ import io.formation.sandbox.FormationSandbox;
 import io.formation.sandbox.SandboxForm;
 import io.formation.sandbox.SandboxOptions;
 import io.formation.sandbox.SandboxTemplates;
+import io.formation.testkit.FakeTime;
 import io.formation.tracking.FormationTracker;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
@@ -33,7 +34,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 class TwoInstancesTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private final TestClock clock = new TestClock();
+  private final FakeTime clock = new FakeTime(SandboxForTests.START);
   private final SandboxOptions options =
       SandboxOptions.defaults().withToken(SandboxForTests.TOKEN).withClock(clock);
 

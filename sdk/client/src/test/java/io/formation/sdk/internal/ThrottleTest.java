@@ -6,12 +6,9 @@ import static org.assertj.core.api.Assertions.within;
 import io.formation.sdk.RateLimitException;
 import io.formation.sdk.RequestOptions;
 import io.formation.sdk.TestFailures;
+import io.formation.testkit.FakeTime;
 import java.io.IOException;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -27,7 +24,9 @@ class ThrottleTest {
   static final HttpUrl SET = HttpUrl.get("https://api.example.com/v1/document_sets/a");
   static final HttpUrl OTHER_ORIGIN = HttpUrl.get("https://files.example.com/v1/x");
 
-  final ManualTime time = new ManualTime();
+  final FakeTime time = FakeTime.manual();
+  final Ticker ticker = time::nanoTime;
+  final Sleeper sleeper = TestSleepers.of(time::sleep, time::delay);
   final RetryPolicy policy = policy(Duration.ZERO);
 
   RetryPolicy policy(Duration callTimeout) {
@@ -38,13 +37,13 @@ class ThrottleTest {
         Duration.ofMinutes(1),
         callTimeout,
         time,
-        time,
+        ticker,
         () -> 1.0);
   }
 
   Throttle throttle(double perSecond, int burst) {
     return new Throttle(
-        time, time, () -> 1.0, policy, (Failures) TestFailures.INSTANCE, perSecond, burst);
+        ticker, sleeper, () -> 1.0, policy, (Failures) TestFailures.INSTANCE, perSecond, burst);
   }
 
   static ApiRequest poll(HttpUrl url) {
@@ -71,7 +70,7 @@ class ThrottleTest {
 
   ApiRequest poll(HttpUrl url, Duration timeout) {
     return ApiRequest.get(url, ApiRequest.ANY_JSON, RequestOptions.none())
-        .asPoll(time.after(timeout));
+        .asPoll(ticker.after(timeout));
   }
 
   static Outcome answer(int status, String retryAfter) {
@@ -140,7 +139,7 @@ class ThrottleTest {
     throttle.observe(poll(SET), answer(429, "30"), time.nanoTime());
     ApiRequest poll =
         ApiRequest.get(SET, ApiRequest.ANY_JSON, RequestOptions.none())
-            .asPoll(time.after(Duration.ofSeconds(5)));
+            .asPoll(ticker.after(Duration.ofSeconds(5)));
 
     CompletableFuture<IOException> turn = throttle.acquire(poll);
 
@@ -185,8 +184,8 @@ class ThrottleTest {
   void theClientsCallTimeoutBoundsTheHoldOfACallWithoutItsOwn() {
     Throttle throttle =
         new Throttle(
-            time,
-            time,
+            ticker,
+            sleeper,
             () -> 1.0,
             policy(Duration.ofSeconds(10)),
             (Failures) TestFailures.INSTANCE,
@@ -236,13 +235,13 @@ class ThrottleTest {
     CompletableFuture<IOException> poll = throttle.acquire(poll(SET));
     long queued = time.nanoTime();
     // Interactive calls keep coming at the budget's whole rate: the queue never empties.
-    while (!poll.isDone() && time.since(queued).compareTo(Duration.ofSeconds(10)) < 0) {
+    while (!poll.isDone() && ticker.since(queued).compareTo(Duration.ofSeconds(10)) < 0) {
       throttle.acquire(create());
       time.advance(Duration.ofMillis(100));
     }
 
     assertThat(poll).isCompleted();
-    assertThat(time.since(queued)).isLessThanOrEqualTo(Duration.ofSeconds(3));
+    assertThat(ticker.since(queued)).isLessThanOrEqualTo(Duration.ofSeconds(3));
   }
 
   @Test
@@ -477,74 +476,5 @@ class ThrottleTest {
     CompletableFuture<IOException> waiting = throttle.acquire(poll(SET));
     time.close();
     assertThat(waiting).isCompletedExceptionally();
-  }
-
-  /** A clock and sleeper that move only when the test says: waits complete as time passes them. */
-  static final class ManualTime extends Clock implements Sleeper, Ticker {
-    private static final Instant START = Instant.parse("2026-01-01T00:00:00Z");
-    private Instant now = START;
-    private final List<Pending> pending = new ArrayList<>();
-
-    record Pending(Instant due, CompletableFuture<Void> done) {}
-
-    @Override
-    public void sleep(Duration duration) {
-      throw new UnsupportedOperationException("async only");
-    }
-
-    @Override
-    public CompletableFuture<Void> delay(Duration duration) {
-      CompletableFuture<Void> done = new CompletableFuture<>();
-      if (duration.isZero()) {
-        done.complete(null);
-      } else {
-        pending.add(new Pending(now.plus(duration), done));
-      }
-      return done;
-    }
-
-    void advance(Duration duration) {
-      Instant until = now.plus(duration);
-      while (true) {
-        Pending next =
-            pending.stream()
-                .filter(p -> !p.due().isAfter(until))
-                .min((a, b) -> a.due().compareTo(b.due()))
-                .orElse(null);
-        if (next == null) {
-          break;
-        }
-        pending.remove(next);
-        now = next.due();
-        next.done().complete(null);
-      }
-      now = until;
-    }
-
-    void close() {
-      List<Pending> all = new ArrayList<>(pending);
-      pending.clear();
-      all.forEach(p -> p.done().completeExceptionally(new IllegalStateException("closed")));
-    }
-
-    @Override
-    public long nanoTime() {
-      return Duration.between(START, now).toNanos();
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
   }
 }

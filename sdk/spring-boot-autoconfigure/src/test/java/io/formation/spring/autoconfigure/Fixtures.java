@@ -19,16 +19,16 @@ final class Fixtures {
   }
 
   static MockResponse ok(String name) {
-    return new MockResponse.Builder()
-        .code(200)
-        .setHeader("Content-Type", "application/vnd.api+json")
-        .body(json(name))
-        .build();
+    return answer(200, name);
   }
 
   static MockResponse created(String name) {
+    return answer(201, name);
+  }
+
+  private static MockResponse answer(int code, String name) {
     return new MockResponse.Builder()
-        .code(201)
+        .code(code)
         .setHeader("Content-Type", "application/vnd.api+json")
         .body(json(name))
         .build();

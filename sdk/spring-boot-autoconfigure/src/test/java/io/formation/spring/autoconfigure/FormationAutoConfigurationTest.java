@@ -160,13 +160,18 @@ class FormationAutoConfigurationTest {
   @Test
   void withTwoClientsOfTheApplicationsOwnNoServiceIsGuessed() {
     runner
-        .withUserConfiguration(OwnClient.class, SecondClient.class)
+        .withUserConfiguration(OwnClient.class)
+        .withBean(
+            "secondClient",
+            FormationClient.class,
+            () -> client("second"),
+            definition -> definition.setDestroyMethodName("close"))
         .run(
-            context -> {
-              assertThat(context).hasNotFailed();
-              assertThat(context).doesNotHaveBean(Teams.class);
-              assertThat(context).doesNotHaveBean(DocumentSets.class);
-            });
+            context ->
+                assertThat(context)
+                    .hasNotFailed()
+                    .doesNotHaveBean(Teams.class)
+                    .doesNotHaveBean(DocumentSets.class));
   }
 
   @Test
@@ -185,25 +190,19 @@ class FormationAutoConfigurationTest {
     assertThat(server.takeRequest().getTarget()).startsWith("http://api.formation.test/v1/teams");
   }
 
+  /** A client of the application's own, named after its host and token. */
+  static FormationClient client(String name) {
+    return FormationClient.builder()
+        .baseUrl("https://" + name + ".formation.test")
+        .accessToken(name)
+        .build();
+  }
+
   @Configuration(proxyBeanMethods = false)
   static class OwnClient {
     @Bean(destroyMethod = "close")
     FormationClient ownClient() {
-      return FormationClient.builder()
-          .baseUrl("https://own.formation.test")
-          .accessToken("own")
-          .build();
-    }
-  }
-
-  @Configuration(proxyBeanMethods = false)
-  static class SecondClient {
-    @Bean(destroyMethod = "close")
-    FormationClient secondClient() {
-      return FormationClient.builder()
-          .baseUrl("https://second.formation.test")
-          .accessToken("second")
-          .build();
+      return client("own");
     }
   }
 }

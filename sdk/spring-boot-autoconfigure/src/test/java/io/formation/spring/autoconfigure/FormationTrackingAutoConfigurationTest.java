@@ -151,37 +151,21 @@ class FormationTrackingAutoConfigurationTest {
 
   @Test
   void withoutAHandlerThereIsNoTracker() {
-    runner
-        .withBean(DataSource.class, TrackingDatabases::withDefaultTable)
-        .run(
-            context -> {
-              assertThat(context).hasNotFailed();
-              assertThat(context).doesNotHaveBean(FormationTracker.class);
-            });
+    assertNoTrackerIn(runner.withBean(DataSource.class, TrackingDatabases::withDefaultTable));
   }
 
   @Test
   void withoutADataSourceThereIsNoTracker() {
-    runner
-        .withBean(TrackingHandler.class, () -> handler)
-        .run(
-            context -> {
-              assertThat(context).hasNotFailed();
-              assertThat(context).doesNotHaveBean(FormationTracker.class);
-            });
+    assertNoTrackerIn(runner.withBean(TrackingHandler.class, () -> handler));
   }
 
   @Test
   void trackingCanBeTurnedOff() {
-    runner
-        .withBean(DataSource.class, TrackingDatabases::withDefaultTable)
-        .withBean(TrackingHandler.class, () -> handler)
-        .withPropertyValues("formation.tracking.enabled=false")
-        .run(
-            context -> {
-              assertThat(context).hasNotFailed();
-              assertThat(context).doesNotHaveBean(FormationTracker.class);
-            });
+    assertNoTrackerIn(
+        runner
+            .withBean(DataSource.class, TrackingDatabases::withDefaultTable)
+            .withBean(TrackingHandler.class, () -> handler)
+            .withPropertyValues("formation.tracking.enabled=false"));
   }
 
   @Test
@@ -316,5 +300,13 @@ class FormationTrackingAutoConfigurationTest {
       tracker = FormationTracker.builder(client, dataSource, new Recorder()).build();
       return tracker;
     }
+  }
+
+  private static void assertNoTrackerIn(ApplicationContextRunner configured) {
+    configured.run(
+        context -> {
+          assertThat(context).hasNotFailed();
+          assertThat(context).doesNotHaveBean(FormationTracker.class);
+        });
   }
 }
