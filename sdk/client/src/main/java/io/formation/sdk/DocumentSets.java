@@ -523,17 +523,16 @@ public final class DocumentSets {
           switch (result.kind()) {
             case COMPLETE -> operation.complete(result.set().orElseThrow());
             case INPUT_NEEDED -> operation.fail(result.failure().orElseThrow());
-            default ->
-                after(
-                    operation,
-                    time.until(result.nextPollAt()),
-                    () ->
-                        loopAsync(
-                            poller,
-                            result.waitState(),
-                            time,
-                            result.failure().orElse(null),
-                            operation));
+            default -> {
+              // What the next poll needs, not the result: a waiting set keeps no copy of the set
+              // last read (its JSON tree is several KB) until its next poll.
+              WaitState next = result.waitState();
+              FormationException failure = result.failure().orElse(null);
+              after(
+                  operation,
+                  time.until(result.nextPollAt()),
+                  () -> loopAsync(poller, next, time, failure, operation));
+            }
           }
         });
   }

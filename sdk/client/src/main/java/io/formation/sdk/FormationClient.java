@@ -22,7 +22,6 @@ import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -111,7 +110,7 @@ public final class FormationClient implements AutoCloseable {
             builder.allowInsecureHttp,
             Exceptions.INSTANCE);
     this.baseUrl = origins.base().toString();
-    this.ownHttp = builder.httpClient == null ? newHttpClient() : null;
+    this.ownHttp = builder.httpClient == null ? newHttpClient(origins.count()) : null;
     OkHttpClient http =
         (builder.httpClient == null ? ownHttp : builder.httpClient)
             .newBuilder()
@@ -245,16 +244,24 @@ public final class FormationClient implements AutoCloseable {
     return "FormationClient{baseUrl=" + baseUrl + "}";
   }
 
-  /** An OkHttp client whose dispatcher runs on daemon threads the SDK names and shuts down. */
-  private static OkHttpClient newHttpClient() {
-    ExecutorService executor =
+  /**
+   * An OkHttp client whose dispatcher runs on daemon threads the SDK names and shuts down: as many
+   * as calls may run at once to the origins calls go to, and no more. OkHttp's own executor starts
+   * a thread whenever none is idle, and a finishing call hands the next one over before its thread
+   * is idle again, so 16 calls at once kept 26 to 28 threads; here the next call waits in the queue
+   * for that very thread, a moment later.
+   */
+  private static OkHttpClient newHttpClient(int origins) {
+    int threads = Math.min(MAX_REQUESTS, MAX_REQUESTS_PER_HOST * origins);
+    ThreadPoolExecutor executor =
         new ThreadPoolExecutor(
-            0,
-            Integer.MAX_VALUE,
+            threads,
+            threads,
             60,
             TimeUnit.SECONDS,
-            new SynchronousQueue<>(),
+            new LinkedBlockingQueue<>(),
             SchedulerSleeper.daemonThreads("formation-http"));
+    executor.allowCoreThreadTimeOut(true);
     Dispatcher dispatcher = new Dispatcher(executor);
     dispatcher.setMaxRequests(MAX_REQUESTS);
     dispatcher.setMaxRequestsPerHost(MAX_REQUESTS_PER_HOST);

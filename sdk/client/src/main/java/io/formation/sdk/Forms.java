@@ -143,7 +143,7 @@ public final class Forms {
    */
   public <T> T valuesAs(Form form, Class<T> type) {
     try {
-      return Wire.READER.forType(type).readValue(form.values());
+      return Wire.readerFor(type).readValue(form.values());
     } catch (IOException e) {
       String why = e instanceof JsonProcessingException json ? json.getOriginalMessage() : "" + e;
       throw new IllegalArgumentException(
@@ -250,7 +250,7 @@ public final class Forms {
     Objects.requireNonNull(values, "values");
     byte[] body;
     try {
-      body = Wire.WRITER.writeValueAsBytes(values);
+      body = Wire.boundWriter().writeValueAsBytes(values);
     } catch (JsonProcessingException e) {
       throw new IllegalArgumentException(
           "The values cannot be written as JSON: " + e.getOriginalMessage(), e);

@@ -134,6 +134,47 @@ class AsyncTest {
   }
 
   @Test
+  void asyncCallsRunOnNoMoreHttpThreadsThanCallsMayRunAtOnceToTheService() throws Exception {
+    Set<Thread> before = formationThreads();
+    int calls = 100;
+    for (int i = 0; i < calls; i++) {
+      server.enqueue(
+          documentSet("ds_1", "complete")
+              .newBuilder()
+              .headersDelay(5, TimeUnit.MILLISECONDS)
+              .build());
+    }
+    // The SDK's own OkHttp client: 16 calls at once to one origin.
+    try (FormationClient client =
+        FormationClient.builder()
+            .baseUrl(server.url("/").toString())
+            .accessToken(TestClients.TOKEN)
+            .build()) {
+      List<CompletableFuture<DocumentSet>> gets = new CopyOnWriteArrayList<>();
+      for (int i = 0; i < calls; i++) {
+        gets.add(client.documentSets().getAsync("ds_1"));
+      }
+      assertThat(CompletableFuture.allOf(gets.toArray(CompletableFuture[]::new)))
+          .succeedsWithin(SAFETY_NET);
+      assertThat(server.getRequestCount()).isEqualTo(calls);
+      // OkHttp names a thread after the call it runs until the call is over: wait for the names.
+      Set<Thread> http = Set.of();
+      for (long end = System.nanoTime() + SAFETY_NET.toNanos(); System.nanoTime() < end; ) {
+        Set<Thread> threads = new HashSet<>(Thread.getAllStackTraces().keySet());
+        if (threads.stream().noneMatch(thread -> thread.getName().startsWith("OkHttp http"))) {
+          http = formationThreads();
+          http.removeAll(before);
+          http.removeIf(thread -> !thread.getName().startsWith("formation-http"));
+          break;
+        }
+        Thread.onSpinWait();
+      }
+      // OkHttp's default executor starts a thread whenever none is idle: 20 or more here.
+      assertThat(http).isNotEmpty().hasSizeLessThanOrEqualTo(16);
+    }
+  }
+
+  @Test
   void closingTheClientEndsAnAsyncWaitInProgress() throws Exception {
     server.enqueue(documentSet("ds_1", "filing_in_progress"));
     CountDownLatch polled = new CountDownLatch(1);

@@ -1,7 +1,7 @@
 package io.formation.sdk.bench;
 
-import io.formation.sdk.FormationClient;
 import io.formation.sdk.PollOptions;
+import io.formation.sdk.bench.Waits.Side;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
@@ -31,14 +31,6 @@ public final class Concurrency {
 
   private Concurrency() {}
 
-  /** One side: starts a wait for an id and says when it is over. */
-  private interface Side extends AutoCloseable {
-    CompletableFuture<?> await(String id);
-
-    @Override
-    void close();
-  }
-
   private record Figures(
       long wallNanos,
       long[] doneNanos,
@@ -52,41 +44,18 @@ public final class Concurrency {
   public static void main(String[] args) throws Exception {
     int sets = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
     int pollsToComplete = args.length > 1 ? Integer.parseInt(args[1]) : 3;
-    PollOptions options =
-        PollOptions.builder()
-            .initialInterval(Duration.ofMillis(50))
-            .multiplier(1.5)
-            .maxInterval(Duration.ofMillis(200))
-            .jitter(0)
-            .timeout(Duration.ofMinutes(5))
-            .build();
+    PollOptions options = Waits.polls(0, Duration.ofMinutes(5));
     // For the memory phase: every set waits a minute after its first poll, so all are in flight.
-    PollOptions slow =
-        options
-            .newBuilder()
-            .initialInterval(Duration.ofMinutes(1))
-            .maxInterval(Duration.ofMinutes(1))
-            .build();
+    PollOptions slow = Waits.parked(options, Duration.ofMinutes(1), options.timeout());
     long ideal = idealNanos(options, pollsToComplete);
 
     try (LocalServer server = LocalServer.completingAfter(pollsToComplete)) {
-      Function<PollOptions, Side> sdk = pollOptions -> sdk(server, pollOptions, false);
-      Function<PollOptions, Side> sdkBudget = pollOptions -> sdk(server, pollOptions, true);
-      Function<PollOptions, Side> raw =
-          pollOptions -> {
-            RawPoller poller = new RawPoller(server.baseUrl(), pollOptions);
-            return new Side() {
-              @Override
-              public CompletableFuture<?> await(String id) {
-                return poller.await(id);
-              }
-
-              @Override
-              public void close() {
-                poller.close();
-              }
-            };
-          };
+      Function<PollOptions, Side> sdk = pollOptions -> Waits.sdk(Waits.on(server), pollOptions);
+      Function<PollOptions, Side> sdkBudget =
+          pollOptions ->
+              Waits.sdk(
+                  Waits.on(server).requestBudget(BUDGET_PER_SECOND, BUDGET_BURST), pollOptions);
+      Function<PollOptions, Side> raw = pollOptions -> Waits.raw(server, pollOptions);
 
       for (int round = 0; round < 2; round++) {
         warmUp(sdk.apply(options), "warm-sdk" + round + "_", sets / 4);
@@ -150,27 +119,6 @@ public final class Concurrency {
           (double) sdkFigures.wallNanos / rawFigures.wallNanos,
           (double) sdkFigures.bytesPerWaitingSet / rawFigures.bytesPerWaitingSet);
     }
-  }
-
-  /** The SDK as a partner builds it, with or without a request budget. */
-  private static Side sdk(LocalServer server, PollOptions pollOptions, boolean budget) {
-    FormationClient.Builder builder =
-        FormationClient.builder().baseUrl(server.baseUrl()).accessToken(LocalServer.TOKEN);
-    if (budget) {
-      builder.requestBudget(BUDGET_PER_SECOND, BUDGET_BURST);
-    }
-    FormationClient client = builder.build();
-    return new Side() {
-      @Override
-      public CompletableFuture<?> await(String id) {
-        return client.documentSets().awaitCompletionAsync(id, pollOptions);
-      }
-
-      @Override
-      public void close() {
-        client.close();
-      }
-    };
   }
 
   private static void warmUp(Side side, String prefix, int sets) throws Exception {

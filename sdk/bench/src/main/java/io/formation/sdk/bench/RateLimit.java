@@ -1,7 +1,7 @@
 package io.formation.sdk.bench;
 
-import io.formation.sdk.FormationClient;
 import io.formation.sdk.PollOptions;
+import io.formation.sdk.bench.Waits.Side;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.time.Duration;
@@ -38,14 +38,6 @@ public final class RateLimit {
 
   private RateLimit() {}
 
-  /** One side: starts a wait for an id and says when it is over. */
-  private interface Side extends AutoCloseable {
-    CompletableFuture<?> await(String id);
-
-    @Override
-    void close();
-  }
-
   private record Named(String name, Function<PollOptions, Side> factory) {}
 
   private record Figures(
@@ -73,39 +65,21 @@ public final class RateLimit {
     int sets = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
     double limit = args.length > 1 ? Double.parseDouble(args[1]) : 2_000;
     int burst = args.length > 2 ? Integer.parseInt(args[2]) : 100;
-    PollOptions options =
-        PollOptions.builder()
-            .initialInterval(Duration.ofMillis(50))
-            .multiplier(1.5)
-            .maxInterval(Duration.ofMillis(200))
-            .jitter(0.1)
-            .timeout(Duration.ofMinutes(3))
-            .build();
+    PollOptions options = Waits.polls(0.1, Duration.ofMinutes(3));
     // For the memory phase: every set waits ten minutes after its first poll, so all are in flight
     // and none polls again while they are weighed.
-    PollOptions slow =
-        options
-            .newBuilder()
-            .initialInterval(Duration.ofMinutes(10))
-            .maxInterval(Duration.ofMinutes(10))
-            .timeout(Duration.ofMinutes(15))
-            .build();
+    PollOptions slow = Waits.parked(options, Duration.ofMinutes(10), Duration.ofMinutes(15));
     long minimum = (long) sets * POLLS_TO_COMPLETE;
     long floor = (long) (minimum / limit * 1e9);
 
     try (LocalServer server = LocalServer.rateLimited(POLLS_TO_COMPLETE, limit, burst)) {
       List<Named> sides = new ArrayList<>();
-      sides.add(new Named("raw", pollOptions -> raw(server, pollOptions)));
-      sides.add(new Named("sdk defaults", pollOptions -> sdk(server, pollOptions)));
+      sides.add(new Named("raw", pollOptions -> Waits.raw(server, pollOptions)));
+      sides.add(new Named("sdk defaults", pollOptions -> Waits.sdk(Waits.on(server), pollOptions)));
       sides.add(
           new Named(
               "sdk budget",
-              pollOptions ->
-                  sdk(
-                      FormationClient.builder()
-                          .baseUrl(server.baseUrl())
-                          .requestBudget(limit, burst),
-                      pollOptions)));
+              pollOptions -> Waits.sdk(Waits.on(server).requestBudget(limit, burst), pollOptions)));
 
       long started = System.nanoTime();
       for (Named side : sides) {
@@ -119,41 +93,6 @@ public final class RateLimit {
       }
       report(figures, sets, limit, burst, minimum, floor);
     }
-  }
-
-  private static Side raw(LocalServer server, PollOptions options) {
-    RawPoller poller = new RawPoller(server.baseUrl(), options);
-    return new Side() {
-      @Override
-      public CompletableFuture<?> await(String id) {
-        return poller.await(id);
-      }
-
-      @Override
-      public void close() {
-        poller.close();
-      }
-    };
-  }
-
-  private static Side sdk(LocalServer server, PollOptions options) {
-    return sdk(FormationClient.builder().baseUrl(server.baseUrl()), options);
-  }
-
-  /** The SDK as a partner builds it: the builder's defaults beyond what {@code builder} set. */
-  private static Side sdk(FormationClient.Builder builder, PollOptions options) {
-    FormationClient client = builder.accessToken(LocalServer.TOKEN).build();
-    return new Side() {
-      @Override
-      public CompletableFuture<?> await(String id) {
-        return client.documentSets().awaitCompletionAsync(id, options);
-      }
-
-      @Override
-      public void close() {
-        client.close();
-      }
-    };
   }
 
   private static void report(

@@ -1,7 +1,7 @@
 package io.formation.sdk.bench;
 
-import io.formation.sdk.FormationClient;
 import io.formation.sdk.PollOptions;
+import io.formation.sdk.bench.Waits.Side;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,72 +34,21 @@ public final class RateLimitShift {
   public static void main(String[] args) throws Exception {
     int waits = args.length > 0 ? Integer.parseInt(args[0]) : 3_000;
     int phaseSeconds = args.length > 1 ? Integer.parseInt(args[1]) : 10;
-    PollOptions options =
-        PollOptions.builder()
-            .initialInterval(Duration.ofMillis(50))
-            .multiplier(1.5)
-            .maxInterval(Duration.ofMillis(200))
-            .jitter(0.1)
-            .timeout(Duration.ofMinutes(10))
-            .build();
+    PollOptions options = Waits.polls(0.1, Duration.ofMinutes(10));
     List<Run> runs = new ArrayList<>();
     try (LocalServer server = LocalServer.rateLimited(Integer.MAX_VALUE, HIGH, BURST)) {
-      runs.add(run("raw", server, waits, phaseSeconds, rawSide(server, options)));
+      runs.add(run("raw", server, waits, phaseSeconds, Waits.raw(server, options)));
       runs.add(
-          run(
-              "sdk defaults",
-              server,
-              waits,
-              phaseSeconds,
-              sdkSide(FormationClient.builder().baseUrl(server.baseUrl()), options)));
+          run("sdk defaults", server, waits, phaseSeconds, Waits.sdk(Waits.on(server), options)));
       runs.add(
           run(
               "sdk budget",
               server,
               waits,
               phaseSeconds,
-              sdkSide(
-                  FormationClient.builder().baseUrl(server.baseUrl()).requestBudget(HIGH, BURST),
-                  options)));
+              Waits.sdk(Waits.on(server).requestBudget(HIGH, BURST), options)));
     }
     report(runs, waits, phaseSeconds);
-  }
-
-  private interface Side extends AutoCloseable {
-    CompletableFuture<?> await(String id);
-
-    @Override
-    void close();
-  }
-
-  private static Side rawSide(LocalServer server, PollOptions options) {
-    RawPoller poller = new RawPoller(server.baseUrl(), options);
-    return new Side() {
-      @Override
-      public CompletableFuture<?> await(String id) {
-        return poller.await(id);
-      }
-
-      @Override
-      public void close() {
-        poller.close();
-      }
-    };
-  }
-
-  private static Side sdkSide(FormationClient.Builder builder, PollOptions options) {
-    FormationClient client = builder.accessToken(LocalServer.TOKEN).build();
-    return new Side() {
-      @Override
-      public CompletableFuture<?> await(String id) {
-        return client.documentSets().awaitCompletionAsync(id, options);
-      }
-
-      @Override
-      public void close() {
-        client.close();
-      }
-    };
   }
 
   private static Run run(String name, LocalServer server, int waits, int phaseSeconds, Side side)

@@ -44,6 +44,11 @@ public final class Origins {
     return base;
   }
 
+  /** {@return how many origins calls may go to: the base URL's and the trusted ones} */
+  public int count() {
+    return trusted.size();
+  }
+
   /** {@code base/v1/<segments...>}, each segment percent-encoded as exactly one path segment. */
   public HttpUrl endpoint(String... segments) {
     HttpUrl.Builder url = base.newBuilder().addPathSegment("v1");

@@ -23,10 +23,12 @@ import okhttp3.Request;
  *       (at most {@code maxRetryAfter}), each resuming with its own jitter so they do not return as
  *       one burst.
  *   <li>The rate is adaptive: a refusal (429 or 503) sets a token bucket to 70% of the rate the
- *       client was sending at, which then grows back along a CUBIC curve, flat around the rate that
- *       was refused and rising again past it, as the AWS SDK v2's adaptive retry mode does. Only
- *       refusals of requests sent after the last cut cut again, so a burst of refusals of requests
- *       already in flight counts once (AWS cuts for each).
+ *       client was sending at, which then grows back along a CUBIC curve to the rate that was
+ *       refused, flattening as it nears it, as the AWS SDK v2's adaptive retry mode does; past it,
+ *       unrefused, the rate doubles every second (AWS: CUBIC's slow convex curve), so a limit that
+ *       was raised is found again within seconds. Only refusals of requests sent after the last cut
+ *       cut again, so a burst of refusals of requests already in flight counts once (AWS cuts for
+ *       each).
  *   <li>An optional request budget is a ceiling on that rate.
  * </ul>
  *
@@ -49,6 +51,16 @@ public final class Throttle {
 
   /** CUBIC's scaling constant C, in requests per second per second cubed (AWS: 0.4). */
   static final double SCALE = 0.4;
+
+  /**
+   * Once the rate has climbed back to the one last refused with no refusal since, it doubles every
+   * this many seconds, as TCP's slow start does, instead of following CUBIC's convex curve: that
+   * curve, flat for seconds past the old rate, took more than 10 s to find a limit raised from 500
+   * to 2,000 a second again. The climb back to the old rate is CUBIC's, so a steady limit is probed
+   * as seldom as before: each probe past it costs a refusal and the pause of its {@code
+   * Retry-After}.
+   */
+  static final double PROBE_DOUBLING_SECONDS = 1.0;
 
   /**
    * The lowest learned rate, requests per second: a wait's poll (at most one every 100 ms per wait)
@@ -385,6 +397,10 @@ public final class Throttle {
         return ceiling;
       }
       double t = (now - lastCut) / 1e9 - window;
+      if (t > 0) {
+        // Back at the rate refused last and not refused again: the limit has likely moved up.
+        return Math.min(ceiling, lastMaxRate * Math.pow(2, t / PROBE_DOUBLING_SECONDS));
+      }
       double cubic = SCALE * t * t * t + lastMaxRate;
       return Math.min(ceiling, Math.max(MIN_RATE, cubic));
     }

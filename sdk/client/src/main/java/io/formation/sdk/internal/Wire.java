@@ -54,28 +54,51 @@ public final class Wire {
   public static final List<String> FORM_LIST_FIELDS = List.of("forms", "data", "items");
 
   /**
-   * One mapper for the whole SDK (building one is the costliest part of starting a client), kept
-   * private: the rest of the SDK reads and writes through the immutable reader and writer below, so
-   * nothing can reconfigure it.
+   * One mapper for the JSON the SDK reads and writes itself (building one is the costliest part of
+   * starting a client), kept private: the rest of the SDK reads and writes through the immutable
+   * reader and writer below, so nothing can reconfigure it.
    */
-  private static final ObjectMapper MAPPER =
-      new ObjectMapper()
-          .registerModule(new JavaTimeModule())
-          .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-          .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
-          // Numbers as the service wrote them: 0.0000001 stays that, not the double 1.0E-7, so
-          // values read and sent back are the values the service sent.
-          .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-          .enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN)
-          .setNodeFactory(exactNumbers());
+  private static final ObjectMapper MAPPER = mapper();
 
-  /** Reads JSON, and binds trees to callers' types; immutable. */
+  /** Reads JSON into trees; immutable. */
   public static final ObjectReader READER = MAPPER.reader();
 
-  /** Writes callers' values as JSON; immutable. */
+  /** Writes the SDK's own trees as JSON; immutable. */
   public static final ObjectWriter WRITER = MAPPER.writer();
 
   private Wire() {}
+
+  /** The settings every mapper of the SDK has. */
+  private static ObjectMapper mapper() {
+    return new ObjectMapper()
+        .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+        .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+        // Numbers as the service wrote them: 0.0000001 stays that, not the double 1.0E-7, so
+        // values read and sent back are the values the service sent.
+        .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+        .enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN)
+        .setNodeFactory(exactNumbers());
+  }
+
+  /** {@return a reader that binds JSON to a caller's type, java.time types included} */
+  public static ObjectReader readerFor(Class<?> type) {
+    return Bound.MAPPER.readerFor(type);
+  }
+
+  /** {@return a writer for a caller's values, java.time types included} */
+  public static ObjectWriter boundWriter() {
+    return Bound.WRITER;
+  }
+
+  /**
+   * The mapper for callers' own types, with Jackson's java.time module: built when a caller's type
+   * is first bound, not at a client's first call, which loaded 145 classes more for it (the
+   * module's serializers and {@code java.time.format}); the SDK's own JSON has no dates.
+   */
+  private static final class Bound {
+    static final ObjectMapper MAPPER = mapper().registerModule(new JavaTimeModule());
+    static final ObjectWriter WRITER = MAPPER.writer();
+  }
 
   /**
    * Keeps decimals' trailing zeros. Deprecated since Jackson 2.15 for a feature flag that older

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -336,9 +337,9 @@ class ThrottleTest {
     sendAt(throttle, 100, Duration.ofSeconds(1));
     throttle.observe(create(), answer(429, null), time.nanoTime());
 
-    // CUBIC's plateau: about 4.2 s after the cut (cbrt(100 * 0.3 / 0.4)) the rate is the one
-    // refused, and it stays there for a while.
-    time.advance(Duration.ofMillis(3_200));
+    // CUBIC's plateau: it flattens as it nears the rate refused, which it reaches about 4.2 s
+    // after the cut (cbrt(100 * 0.3 / 0.4)), and holds close to it for the two seconds before.
+    time.advance(Duration.ofMillis(2_200));
     assertThat(servedInOneSecond(throttle)).isBetween(97, 102);
     assertThat(servedInOneSecond(throttle)).isBetween(97, 102);
   }
@@ -349,9 +350,11 @@ class ThrottleTest {
     sendAt(throttle, 100, Duration.ofSeconds(1));
     throttle.observe(create(), answer(429, null), time.nanoTime());
 
-    time.advance(Duration.ofSeconds(9));
-
-    assertThat(servedInOneSecond(throttle)).isGreaterThan(140);
+    // Past the plateau (4.2 s after the cut), unrefused, it doubles every second: about 250 go in
+    // the second from 5 to 6 s after the cut, and twice as many in the next.
+    time.advance(Duration.ofSeconds(5));
+    assertThat(servedInOneSecond(throttle)).isBetween(230, 270);
+    assertThat(servedInOneSecond(throttle)).isBetween(460, 540);
   }
 
   @Test
@@ -386,6 +389,94 @@ class ThrottleTest {
   }
 
   @Test
+  void followsARaisedLimitWithinTenSecondsOfInjectedTimeWithFewRefusals() {
+    // Paused calls resume spread over the jitter, as with the client's own random.
+    Random random = new Random(21);
+    Throttle throttle =
+        new Throttle(
+            time, time, random::nextDouble, policy, (Failures) TestFailures.INSTANCE, 0, 0);
+    LimitedService service = new LimitedService(2_000, 100);
+
+    List<int[]> high = service.serve(throttle, Duration.ofSeconds(10));
+    service.limit = 500;
+    List<int[]> low = service.serve(throttle, Duration.ofSeconds(10));
+    service.limit = 2_000;
+    List<int[]> raised = service.serve(throttle, Duration.ofSeconds(12));
+
+    // From nine seconds after the rise on, every second is answered at 90% of the raised limit or
+    // more. CUBIC's convex curve, flat past 500 a second, was still under 1,100 a second ten
+    // seconds after it.
+    assertThat(raised.subList(9, 12))
+        .allSatisfy(second -> assertThat(second[0]).isGreaterThanOrEqualTo(1_800));
+    // The drop is followed within a second: from then on, at most 5% of each second refused.
+    assertThat(low.subList(1, 10))
+        .allSatisfy(
+            second -> assertThat(second[1]).isLessThanOrEqualTo((second[0] + second[1]) / 20));
+    // Probing upward costs few refusals: under 5% of all requests.
+    int answered = 0;
+    int refused = 0;
+    for (List<int[]> phase : List.of(high, low, raised)) {
+      for (int[] second : phase) {
+        answered += second[0];
+        refused += second[1];
+      }
+    }
+    assertThat(refused).isLessThan((answered + refused) / 20);
+  }
+
+  /**
+   * A service limited by a token bucket that answers 429 with {@code Retry-After: 1} beyond it, at
+   * once, sent far more calls than it allows: every millisecond of injected time, the throttle has
+   * calls waiting.
+   */
+  final class LimitedService {
+    double limit;
+    final double burst;
+    double tokens;
+    long refilled = time.nanoTime();
+    final List<CompletableFuture<IOException>> waiting = new ArrayList<>();
+
+    LimitedService(double limit, double burst) {
+      this.limit = limit;
+      this.burst = burst;
+      this.tokens = burst;
+    }
+
+    /** Answered and refused calls of each second. */
+    List<int[]> serve(Throttle throttle, Duration during) {
+      List<int[]> seconds = new ArrayList<>();
+      for (long ms = 0; ms < during.toMillis(); ms++) {
+        if (ms % 1_000 == 0) {
+          seconds.add(new int[2]);
+        }
+        int[] second = seconds.get(seconds.size() - 1);
+        while (waiting.size() < 100) {
+          waiting.add(throttle.acquire(create()));
+        }
+        time.advance(Duration.ofMillis(1));
+        long now = time.nanoTime();
+        tokens = Math.min(burst, tokens + (now - refilled) * limit / 1e9);
+        refilled = now;
+        for (CompletableFuture<IOException> turn : List.copyOf(waiting)) {
+          if (turn.isDone()) {
+            waiting.remove(turn);
+            assertThat(turn).isCompleted();
+            if (tokens >= 1) {
+              tokens--;
+              second[0]++;
+            } else {
+              second[1]++;
+              // Sent during the millisecond just past, before any cut this refusal brings.
+              throttle.observe(create(), answer(429, "1"), now - 1);
+            }
+          }
+        }
+      }
+      return seconds;
+    }
+  }
+
+  @Test
   void aBudgetIsACeilingOnTheLearnedRate() {
     Throttle throttle = throttle(50, 1);
     sendAt(throttle, 50, Duration.ofSeconds(1));
@@ -408,7 +499,7 @@ class ThrottleTest {
   /** How many of many calls queued now are let through in the next second; the rest give up. */
   int servedInOneSecond(Throttle throttle) {
     List<CompletableFuture<IOException>> turns = new ArrayList<>();
-    for (int i = 0; i < 300; i++) {
+    for (int i = 0; i < 1_000; i++) {
       turns.add(throttle.acquire(create()));
     }
     time.advance(Duration.ofSeconds(1));
