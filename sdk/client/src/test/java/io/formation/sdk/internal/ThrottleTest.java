@@ -394,7 +394,7 @@ class ThrottleTest {
     Random random = new Random(21);
     Throttle throttle =
         new Throttle(
-            time, time, random::nextDouble, policy, (Failures) TestFailures.INSTANCE, 0, 0);
+            ticker, sleeper, random::nextDouble, policy, (Failures) TestFailures.INSTANCE, 0, 0);
     LimitedService service = new LimitedService(2_000, 100);
 
     List<int[]> high = service.serve(throttle, Duration.ofSeconds(10));
