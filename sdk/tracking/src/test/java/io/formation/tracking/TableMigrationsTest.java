@@ -1,0 +1,116 @@
+package io.formation.tracking;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.formation.sandbox.FormationSandbox;
+import io.formation.sandbox.SandboxOptions;
+import io.formation.sandbox.SandboxTemplates;
+import io.formation.sdk.FormationClient;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.output.MigrateResult;
+import org.hsqldb.jdbc.JDBCDataSource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The shipped SQL files as a partner runs them: Flyway migrations from their class path location,
+ * with the settings docs/tracking.md gives, into a database that already holds the application's
+ * own tables; then a tracker tracks a set on the table they made.
+ */
+class TableMigrationsTest {
+  private static final String HISTORY = "formation_tracking_schema_history";
+
+  @Test
+  void flywayCreatesTheTableOnHsqldbFromTheShippedMigrationAndASetIsTrackedOnIt() throws Exception {
+    JDBCDataSource database = new JDBCDataSource();
+    database.setUrl("jdbc:hsqldb:mem:migrations");
+    database.setUser("SA");
+    database.setPassword("");
+
+    migratesAndTracks(database, "classpath:io/formation/tracking/db/hsqldb");
+  }
+
+  @Test
+  void flywayCreatesTheTableOnPostgresqlFromTheShippedMigrationAndASetIsTrackedOnIt()
+      throws Exception {
+    try (EmbeddedPostgres postgres = EmbeddedPostgres.builder().start()) {
+      migratesAndTracks(
+          postgres.getPostgresDatabase(), "classpath:io/formation/tracking/db/postgresql");
+    }
+  }
+
+  private static void migratesAndTracks(DataSource database, String location) throws Exception {
+    execute(database, "CREATE TABLE formations (set_id varchar(64) PRIMARY KEY)");
+
+    MigrateResult result =
+        Flyway.configure()
+            .dataSource(database)
+            .locations(location)
+            .table(HISTORY)
+            .baselineOnMigrate(true)
+            .baselineVersion("0")
+            .load()
+            .migrate();
+
+    assertThat(result.success).isTrue();
+    assertThat(result.migrations)
+        .singleElement()
+        .satisfies(
+            migration -> {
+              assertThat(migration.version).isEqualTo("1");
+              assertThat(migration.filepath).endsWith("V1__formation_tracking.sql");
+            });
+    // Run again, as at every start of the application: nothing more to do.
+    assertThat(
+            Flyway.configure()
+                .dataSource(database)
+                .locations(location)
+                .table(HISTORY)
+                .baselineOnMigrate(true)
+                .baselineVersion("0")
+                .load()
+                .migrate()
+                .migrationsExecuted)
+        .isZero();
+    tracksASetToCompletion(database);
+  }
+
+  private static void tracksASetToCompletion(DataSource database) throws Exception {
+    Recorder recorder = new Recorder();
+    try (FormationSandbox sandbox =
+            FormationSandbox.start(
+                SandboxOptions.defaults()
+                    .withProcessingLag(Duration.ZERO)
+                    .withStepDelay(Duration.ZERO));
+        FormationClient client =
+            FormationClient.builder()
+                .baseUrl(sandbox.baseUrl())
+                .accessToken(sandbox.token())
+                .allowInsecureHttp(true)
+                .build();
+        FormationTracker tracker =
+            FormationTracker.builder(client, database, recorder)
+                .pollingInterval(Duration.ofMillis(50))
+                .build()) {
+      String id = sandbox.createSubmitted(SandboxTemplates.DELAWARE_CORPORATION).id();
+      tracker.start();
+
+      assertThat(tracker.track(id)).isTrue();
+
+      recorder.awaitEvent(e -> e.equals("completed " + id + " complete"));
+      Waits.until(() -> tracker.tracked().isEmpty(), Duration.ofSeconds(20), recorder::toString);
+    }
+  }
+
+  private static void execute(DataSource database, String sql) throws SQLException {
+    try (Connection connection = database.getConnection();
+        Statement statement = connection.createStatement()) {
+      statement.execute(sql);
+    }
+  }
+}
