@@ -54,6 +54,9 @@ class FormationTrackerTest {
 
   private static final Duration STEP = Duration.ofMinutes(10);
 
+  /** How long the tests' trackers pause a set whose token is refused. */
+  private static final Duration PAUSE = Duration.ofMinutes(15);
+
   /**
    * A tracker clock this far ahead of the wall clock finds every poll the client schedules due at
    * once, and only what the tracker schedules by its own clock (a pause, a retry) waits for the
@@ -84,6 +87,29 @@ class FormationTrackerTest {
 
   private FormationSandbox stepwiseSandbox() {
     return sandbox(SandboxOptions.defaults().withProcessingLag(STEP).withStepDelay(STEP));
+  }
+
+  /** A sandbox whose submitted sets are complete at once. */
+  private FormationSandbox completingSandbox() {
+    return sandbox(
+        SandboxOptions.defaults().withProcessingLag(Duration.ZERO).withStepDelay(Duration.ZERO));
+  }
+
+  private interface Hook {
+    void run() throws Exception;
+  }
+
+  /** A recorder that counts the completions it is told and runs the hook at the first one. */
+  private static Recorder atFirstCompletion(AtomicInteger completions, Hook hook) {
+    return new Recorder() {
+      @Override
+      public void completed(DocumentSet set) throws Exception {
+        super.completed(set);
+        if (completions.incrementAndGet() == 1) {
+          hook.run();
+        }
+      }
+    };
   }
 
   private FormationClient client(FormationSandbox sandbox, String token) {
@@ -237,8 +263,7 @@ class FormationTrackerTest {
     FormationClient revoked = client(sandbox, "revoked-token");
     MutableClock trackerClock = new MutableClock(Instant.now().plus(AHEAD));
     FormationTracker tracker =
-        started(
-            tracker(revoked, recorder).clock(trackerClock).pauseOnRefusal(Duration.ofMinutes(15)));
+        started(tracker(revoked, recorder).clock(trackerClock).pauseOnRefusal(PAUSE));
 
     tracker.track(id);
 
@@ -268,8 +293,7 @@ class FormationTrackerTest {
     sandbox.denyAccess(id, true);
     MutableClock trackerClock = new MutableClock(Instant.now().plus(AHEAD));
     FormationTracker tracker =
-        started(
-            tracker(client, recorder).clock(trackerClock).pauseOnRefusal(Duration.ofMinutes(15)));
+        started(tracker(client, recorder).clock(trackerClock).pauseOnRefusal(PAUSE));
 
     tracker.track(id);
     recorder.awaitEvent(e -> e.equals("paused " + id + " PermissionDeniedException"));
@@ -316,7 +340,7 @@ class FormationTrackerTest {
             tracker(client, recorder)
                 .pollOptions(fortyMinutes)
                 .clock(trackerClock)
-                .pauseOnRefusal(Duration.ofMinutes(15)));
+                .pauseOnRefusal(PAUSE));
     WaitState wait = client.documentSets().startWait(id, fortyMinutes);
 
     tracker.track(id, wait);
@@ -383,21 +407,6 @@ class FormationTrackerTest {
         .withSubmission(Instant.now().minus(Duration.ofHours(2)));
   }
 
-  private static void submitEveryForm(FormationClient client, String id) {
-    client
-        .forms()
-        .list(id)
-        .forEach(
-            form ->
-                client
-                    .forms()
-                    .submit(
-                        form,
-                        SandboxTemplates.form(SandboxTemplates.DELAWARE_CORPORATION, form.id())
-                            .orElseThrow()
-                            .example()));
-  }
-
   /** Calls {@code submitted} until no poll of the set is in flight, as its Javadoc asks. */
   private static boolean submitted(FormationTracker tracker, String id, Instant at)
       throws InterruptedException {
@@ -429,7 +438,7 @@ class FormationTrackerTest {
     tracker.track(id, submittedTwoHoursAgo(client, id));
 
     // The user submits after tracking began, say through another instance of the backend.
-    submitEveryForm(client, id);
+    SubmittedSets.submitEveryForm(client, id);
     Instant acceptedAt = Instant.now();
     assertThat(submitted(tracker, id, acceptedAt)).isTrue();
     assertThat(tracker.tracked(id).orElseThrow().waitState().lastSubmission())
@@ -507,30 +516,19 @@ class FormationTrackerTest {
 
   @Test
   void aHandlerThatThrowsGetsTheSameEventAgainAndTheTrackerGoesOn() throws Exception {
-    FormationSandbox sandbox =
-        sandbox(
-            SandboxOptions.defaults()
-                .withProcessingLag(Duration.ZERO)
-                .withStepDelay(Duration.ZERO));
+    FormationSandbox sandbox = completingSandbox();
     FormationClient client = client(sandbox, sandbox.token());
     AtomicInteger calls = new AtomicInteger();
-    TrackingHandler failingOnce =
-        new Recorder() {
-          @Override
-          public void completed(DocumentSet set) throws Exception {
-            super.completed(set);
-            if (calls.incrementAndGet() == 1) {
+    Recorder seen =
+        atFirstCompletion(
+            calls,
+            () -> {
               throw new java.io.IOException("the partner's database hiccuped");
-            }
-          }
-        };
-    Recorder seen = (Recorder) failingOnce;
+            });
     MutableClock trackerClock = new MutableClock(Instant.now().plus(AHEAD));
     FormationTracker tracker =
         started(
-            tracker(client, failingOnce)
-                .clock(trackerClock)
-                .retryAfterFailure(Duration.ofSeconds(10)));
+            tracker(client, seen).clock(trackerClock).retryAfterFailure(Duration.ofSeconds(10)));
     String id = SubmittedSets.one(client);
 
     tracker.track(id);
@@ -565,24 +563,11 @@ class FormationTrackerTest {
   void anUnreachableDatabaseLosesNothingThePollRunsAgainLater() throws Exception {
     FlakyDataSource flaky = new FlakyDataSource(database);
     database = flaky;
-    FormationSandbox sandbox =
-        sandbox(
-            SandboxOptions.defaults()
-                .withProcessingLag(Duration.ZERO)
-                .withStepDelay(Duration.ZERO));
+    FormationSandbox sandbox = completingSandbox();
     FormationClient client = client(sandbox, sandbox.token());
     AtomicInteger calls = new AtomicInteger();
-    Recorder handler =
-        new Recorder() {
-          @Override
-          public void completed(DocumentSet set) throws Exception {
-            super.completed(set);
-            // The database goes away between the handler's call and the tracker's saving it.
-            if (calls.incrementAndGet() == 1) {
-              flaky.down(true);
-            }
-          }
-        };
+    // The database goes away between the handler's call and the tracker's saving it.
+    Recorder handler = atFirstCompletion(calls, () -> flaky.down(true));
     MutableClock trackerClock = new MutableClock(Instant.now().plus(AHEAD));
     FormationTracker tracker =
         started(tracker(client, handler).clock(trackerClock).heartbeat(Duration.ofMillis(100), 4));
@@ -603,11 +588,7 @@ class FormationTrackerTest {
 
   @Test
   void anUnreachableServiceLosesNothingTheSetIsPolledAgainAndFinishedLater() throws Exception {
-    FormationSandbox sandbox =
-        sandbox(
-            SandboxOptions.defaults()
-                .withProcessingLag(Duration.ZERO)
-                .withStepDelay(Duration.ZERO));
+    FormationSandbox sandbox = completingSandbox();
     FormationClient working = client(sandbox, sandbox.token());
     String id = SubmittedSets.one(working);
     // A service that is not there: a port nobody listens on any more.

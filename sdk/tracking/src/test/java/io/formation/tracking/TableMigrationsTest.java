@@ -47,15 +47,7 @@ class TableMigrationsTest {
   private static void migratesAndTracks(DataSource database, String location) throws Exception {
     execute(database, "CREATE TABLE formations (set_id varchar(64) PRIMARY KEY)");
 
-    MigrateResult result =
-        Flyway.configure()
-            .dataSource(database)
-            .locations(location)
-            .table(HISTORY)
-            .baselineOnMigrate(true)
-            .baselineVersion("0")
-            .load()
-            .migrate();
+    MigrateResult result = flyway(database, location).migrate();
 
     assertThat(result.success).isTrue();
     assertThat(result.migrations)
@@ -66,18 +58,19 @@ class TableMigrationsTest {
               assertThat(migration.filepath).endsWith("V1__formation_tracking.sql");
             });
     // Run again, as at every start of the application: nothing more to do.
-    assertThat(
-            Flyway.configure()
-                .dataSource(database)
-                .locations(location)
-                .table(HISTORY)
-                .baselineOnMigrate(true)
-                .baselineVersion("0")
-                .load()
-                .migrate()
-                .migrationsExecuted)
-        .isZero();
+    assertThat(flyway(database, location).migrate().migrationsExecuted).isZero();
     tracksASetToCompletion(database);
+  }
+
+  /** Flyway with the settings of docs/tracking.md, beside the application's own migrations. */
+  private static Flyway flyway(DataSource database, String location) {
+    return Flyway.configure()
+        .dataSource(database)
+        .locations(location)
+        .table(HISTORY)
+        .baselineOnMigrate(true)
+        .baselineVersion("0")
+        .load();
   }
 
   private static void tracksASetToCompletion(DataSource database) throws Exception {
@@ -87,12 +80,7 @@ class TableMigrationsTest {
                 SandboxOptions.defaults()
                     .withProcessingLag(Duration.ZERO)
                     .withStepDelay(Duration.ZERO));
-        FormationClient client =
-            FormationClient.builder()
-                .baseUrl(sandbox.baseUrl())
-                .accessToken(sandbox.token())
-                .allowInsecureHttp(true)
-                .build();
+        FormationClient client = SandboxClients.of(sandbox);
         FormationTracker tracker =
             FormationTracker.builder(client, database, recorder)
                 .pollingInterval(Duration.ofMillis(50))
