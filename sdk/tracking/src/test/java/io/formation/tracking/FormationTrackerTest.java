@@ -243,6 +243,24 @@ class FormationTrackerTest {
   }
 
   @Test
+  void anIdThatIsNotADocumentSetIdIsRefusedWithAClearErrorAndNothingIsTrackedOrSent()
+      throws Exception {
+    FormationSandbox sandbox = stepwiseSandbox();
+    FormationClient client = client(sandbox, sandbox.token());
+    FormationTracker tracker = started(tracker(client, recorder));
+
+    assertThatThrownBy(() -> tracker.track(".."))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("dot segment");
+    assertThatThrownBy(() -> tracker.track(" "))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("blank");
+
+    assertThat(tracker.tracked()).isEmpty();
+    assertThat(sandbox.requests()).isEmpty();
+  }
+
+  @Test
   void anUnknownSetEndsItsTrackingWithTheReasonAfterOnePoll() throws Exception {
     FormationSandbox sandbox = stepwiseSandbox();
     FormationClient client = client(sandbox, sandbox.token());
