@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.formation.sandbox.FormationSandbox;
 import io.formation.sandbox.SandboxOptions;
+import io.formation.sandbox.SandboxRequest;
 import io.formation.sandbox.SandboxTemplates;
 import io.formation.sdk.FormationClient;
 import io.formation.sdk.PollOptions;
@@ -11,6 +12,7 @@ import io.formation.sdk.WaitState;
 import io.formation.sdk.model.DocumentSet;
 import io.formation.sdk.model.Form;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -120,6 +122,49 @@ final class StatusCommandTest {
     WaitState first = resumeLines(run).get(0);
     assertThat(first).isEqualTo(saved);
     assertThat(first.lastSubmission()).isPresent();
+  }
+
+  @Test
+  void statusResumeGoesOnWithTheSavedWaitsGraceAndBackoffNotNewOnes() {
+    // Its forms never submitted: the set reads input_needed until the run fills them in.
+    DocumentSet set = client.documentSets().create(SandboxTemplates.DELAWARE_CORPORATION);
+    // What an earlier run saved after one poll: the last submission it knew of two minutes ago,
+    // so the 60 s grace is over, and the interval grown from 20 ms to 80 ms.
+    PollOptions earlier =
+        PollOptions.builder()
+            .initialInterval(Duration.ofMillis(20))
+            .multiplier(4)
+            .maxInterval(Duration.ofMillis(80))
+            .build();
+    WaitState started =
+        client
+            .documentSets()
+            .startWait(set.id(), earlier)
+            .withSubmission(Instant.now().minus(Duration.ofMinutes(2)));
+    WaitState saved = client.documentSets().poll(started, earlier).waitState();
+    assertThat(saved.polls()).isEqualTo(1);
+    assertThat(saved.interval()).isEqualTo(Duration.ofMillis(80));
+    int before = sandbox.requests().size();
+
+    ProgramRun run =
+        ProgramRun.against(sandbox, "status", set.id(), "--resume", saved.encode(), "--autofill");
+
+    assertThat(run.code()).as(run.toString()).isZero();
+    assertThat(run.lastLine()).isEqualTo("complete " + set.id());
+    // The grace went on from the saved submission: the run's first poll found input needed at
+    // once and the forms were listed next (a new wait would poll through 60 s of grace first).
+    assertThat(sandbox.requests().subList(before, before + 2))
+        .extracting(SandboxRequest::path)
+        .containsExactly(
+            "/v1/document_sets/" + set.id(), "/v1/document_sets/" + set.id() + "/forms");
+    assertThat(run.outLines()).contains("# document set " + set.id() + " needs input again");
+    // The backoff went on from the saved 80 ms (x1.1), not from the run's first 25 ms; the same
+    // wait, one poll further.
+    WaitState afterFirstPoll = resumeLines(run).get(1);
+    assertThat(afterFirstPoll.interval()).isEqualTo(Duration.ofMillis(88));
+    assertThat(afterFirstPoll.polls()).isEqualTo(saved.polls() + 1);
+    assertThat(afterFirstPoll.started()).isEqualTo(saved.started());
+    assertThat(afterFirstPoll.deadline()).isEqualTo(saved.deadline());
   }
 
   @Test

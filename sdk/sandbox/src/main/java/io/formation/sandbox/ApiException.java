@@ -35,6 +35,10 @@ final class ApiException extends RuntimeException {
     return new ApiException(ApiError.of(404, "not_found", "Not found", detail));
   }
 
+  static ApiException forbidden(String detail) {
+    return new ApiException(ApiError.of(403, "forbidden", "Forbidden", detail));
+  }
+
   static ApiException methodNotAllowed(String method, String allowed) {
     return new ApiException(
         405,

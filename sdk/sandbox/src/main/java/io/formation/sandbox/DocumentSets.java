@@ -180,6 +180,8 @@ final class DocumentSets {
     private int resumeIndex;
     private boolean reviewDue;
     private Instant reviewedAt;
+    // Set by a test through FormationSandbox.denyAccess: the token may no longer act on the set.
+    volatile boolean accessDenied;
 
     private Entry(String id, Template template, Instant createdAt) {
       this.id = id;

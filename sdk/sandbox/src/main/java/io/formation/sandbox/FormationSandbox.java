@@ -40,9 +40,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <ul>
  *   <li>Every {@code /v1} request needs {@code Authorization: Bearer <token()>}; anything else gets
- *       401. Every API response has the media type {@code application/vnd.api+json}; errors are
- *       JSON:API error documents. Invalid form values get 422 with one error per {@link Violation},
- *       its {@code source.pointer} naming the field.
+ *       401; a set whose access a test took away ({@link #denyAccess}) gets 403. Every API response
+ *       has the media type {@code application/vnd.api+json}; errors are JSON:API error documents.
+ *       Invalid form values get 422 with one error per {@link Violation}, its {@code
+ *       source.pointer} naming the field.
  *   <li>A document set stays {@code input_needed} until every form has accepted values and for a
  *       processing lag after that (1.5 s by default); then it walks through its progression, which
  *       by default includes {@code payment_processing}, a state the interface does not list.
@@ -188,6 +189,29 @@ public final class FormationSandbox implements AutoCloseable {
       set.submit(form.id(), form.example());
     }
     return documentSets.snapshot(set);
+  }
+
+  /**
+   * Takes away, or gives back, the token's access to one document set, as when the partner's access
+   * to a team is revoked and restored: while it is away, the set's endpoints and its forms' actions
+   * answer {@code 403 forbidden}; the set goes on through its states meanwhile.
+   *
+   * <pre>{@code
+   * sandbox.denyAccess(id, true);    // GET /v1/document_sets/{id} answers 403
+   * sandbox.denyAccess(id, false);   // and 200 again
+   * }</pre>
+   *
+   * @param id the id of a document set this sandbox created
+   * @param denied whether access is denied from now on
+   * @throws IllegalArgumentException if this sandbox created no such set
+   */
+  public void denyAccess(String id, boolean denied) {
+    Objects.requireNonNull(id, "id");
+    documentSets
+            .find(id)
+            .orElseThrow(() -> new IllegalArgumentException("no document set " + id + " here"))
+            .accessDenied =
+        denied;
   }
 
   /** Returns snapshots of every document set this sandbox created, oldest first. */

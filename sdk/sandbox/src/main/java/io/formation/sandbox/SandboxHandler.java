@@ -253,14 +253,22 @@ final class SandboxHandler implements HttpHandler {
 
   private Response documentSet(String id) {
     ObjectNode document = Json.object();
-    document.set("data", documentSets.resource(findSet(id)));
+    document.set("data", documentSets.resource(accessible(findSet(id))));
     return Response.json(200, document);
   }
 
   private Response forms(String id) {
     ObjectNode document = Json.object();
-    document.set("data", documentSets.formResources(findSet(id)));
+    document.set("data", documentSets.formResources(accessible(findSet(id))));
     return Response.json(200, document);
+  }
+
+  private static DocumentSets.Entry accessible(DocumentSets.Entry set) {
+    if (set.accessDenied) {
+      throw ApiException.forbidden(
+          "The access token may not act on document set " + set.id + " (any more).");
+    }
+    return set;
   }
 
   private Response submit(String actionToken, String signature, String body) {
@@ -274,6 +282,7 @@ final class SandboxHandler implements HttpHandler {
         documentSets
             .action(actionToken, signature)
             .orElseThrow(() -> ApiException.notFound("There is no such form action."));
+    accessible(target.set());
     JsonNode values = Json.parseBody(body);
     ObjectNode document = Json.object();
     document.set("data", target.set().submit(target.formId(), values));

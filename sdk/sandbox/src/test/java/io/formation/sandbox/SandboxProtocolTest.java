@@ -65,6 +65,27 @@ final class SandboxProtocolTest extends SandboxFixture {
   }
 
   @Test
+  void aSetWhoseAccessIsDeniedAnswers403UntilAccessIsGivenBack() {
+    String id = http.createDocumentSet();
+    String action = http.submitUrl(id, "company");
+    String token = sandbox.token();
+
+    sandbox.denyAccess(id, true);
+
+    Reply denied = http.send("GET", "/v1/document_sets/" + id, null, token);
+    assertThat(denied.status()).isEqualTo(403);
+    assertThat(denied.json().at("/errors/0/code").asText()).isEqualTo("forbidden");
+    assertThat(http.send("GET", "/v1/document_sets/" + id + "/forms", null, token).status())
+        .isEqualTo(403);
+    assertThat(http.send("PUT", action, "{}", token).status()).isEqualTo(403);
+    assertThat(http.get("/v1/teams").status()).isEqualTo(200);
+
+    sandbox.denyAccess(id, false);
+
+    assertThat(http.send("GET", "/v1/document_sets/" + id, null, token).status()).isEqualTo(200);
+  }
+
+  @Test
   void sandboxAcceptsTheTokenItWasStartedWith() {
     try (FormationSandbox custom =
         FormationSandbox.start(SandboxOptions.defaults().withToken("partner-test"))) {

@@ -199,35 +199,58 @@ public final class FormationTracker implements AutoCloseable {
     } catch (TaskInstanceNotFoundException e) {
       return false;
     } catch (TaskInstanceCurrentlyExecutingException e) {
-      throw new IllegalStateException(
-          "document set " + setId + " is being polled right now; untrack it again shortly", e);
+      throw pollingNow(setId, "untrack it", e);
     }
   }
 
   /**
-   * Tells the tracker that the set's values were submitted (accepted) at this time, so that the
-   * {@code input_needed} grace starts again from it, as the service's processing lag does.
+   * Tells the tracker that the set's values were submitted (accepted) at this time, by this process
+   * or another, so that the {@code input_needed} grace starts again from it, as the service's
+   * processing lag does: a set read {@code input_needed} within the grace after {@code at} is not
+   * reported. A set still {@code input_needed} once that grace is over is reported again, even if
+   * the handler was told before. A time earlier than a submission the wait already knows leaves the
+   * grace as it was. The set's next poll stays when it was.
    *
    * @param setId the set's id
    * @param at when the service accepted the last submission
-   * @return whether the set is tracked and was updated
+   * @return whether the set is tracked and was updated; false if it is not tracked (any more)
    * @throws IllegalStateException if an instance is polling the set at this moment: call again
    */
   public boolean submitted(String setId, Instant at) {
+    Objects.requireNonNull(setId, "setId");
     Objects.requireNonNull(at, "at");
-    Optional<TrackedSet> tracked = tracked(setId);
-    if (tracked.isEmpty()) {
+    TaskInstanceId id = TaskInstanceId.of(TASK_NAME, setId);
+    Optional<ScheduledExecution<Object>> row = scheduler.getScheduledExecution(id);
+    if (row.isEmpty()) {
       return false;
     }
-    if (tracked.get().polling()) {
-      throw new IllegalStateException(
-          "document set " + setId + " is being polled right now; tell the tracker again shortly");
+    if (row.get().isPicked()) {
+      throw pollingNow(setId, "tell the tracker", null);
     }
+    TaskData data = TaskData.decode((String) row.get().getData());
     // Told anew: a set still input_needed after this grace is reported again.
-    return scheduler.reschedule(
-        TaskInstanceId.of(TASK_NAME, setId),
-        tracked.get().nextPollAt(),
-        new TaskData(tracked.get().waitState().withSubmission(at), false).encode());
+    String withSubmission = new TaskData(data.waitState().withSubmission(at), false).encode();
+    try {
+      if (scheduler.reschedule(id, row.get().getExecutionTime(), withSubmission)) {
+        return true;
+      }
+    } catch (TaskInstanceNotFoundException e) {
+      return false; // ended (complete, say) since it was read
+    } catch (TaskInstanceCurrentlyExecutingException e) {
+      throw pollingNow(setId, "tell the tracker", e);
+    }
+    // The row changed under the update: polled, or ended, since it was read.
+    if (tracked(setId).isEmpty()) {
+      return false;
+    }
+    throw pollingNow(setId, "tell the tracker", null);
+  }
+
+  private static IllegalStateException pollingNow(
+      String setId, String callAgain, RuntimeException cause) {
+    return new IllegalStateException(
+        "document set " + setId + " is being polled right now; " + callAgain + " again shortly",
+        cause);
   }
 
   /**

@@ -57,9 +57,19 @@ final class PollTask {
       deliver(() -> handler.trackingEnded(wait.setId(), e));
       return PollTask::remove;
     } catch (AuthenticationException | PermissionDeniedException e) {
+      Instant now = clock.instant();
+      if (!now.isBefore(wait.deadline())) {
+        // Refused until the wait's deadline: the wait is over, as it would be with access.
+        deliver(() -> handler.trackingEnded(wait.setId(), e));
+        return PollTask::remove;
+      }
       // The same wait, much later: a revoked token must not turn into a stream of refused calls.
-      // To the millisecond, as every database keeps it.
-      Instant retryAt = clock.instant().plus(pauseOnRefusal).truncatedTo(ChronoUnit.MILLIS);
+      // No later than the deadline, so that a refusal does not outlive the wait; to the
+      // millisecond, as every database keeps it.
+      Instant pauseEnd = now.plus(pauseOnRefusal);
+      Instant retryAt =
+          (pauseEnd.isAfter(wait.deadline()) ? wait.deadline() : pauseEnd)
+              .truncatedTo(ChronoUnit.MILLIS);
       deliver(() -> handler.trackingPaused(wait.setId(), e, retryAt));
       return (complete, operations) -> operations.reschedule(complete, retryAt);
     }

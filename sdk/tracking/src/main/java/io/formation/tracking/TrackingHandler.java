@@ -64,8 +64,10 @@ public interface TrackingHandler {
 
   /**
    * A set can no longer be tracked and no longer is: the service does not know it ({@link
-   * io.formation.sdk.NotFoundException}), or its wait ran past its timeout ({@link
-   * io.formation.sdk.PollTimeoutException}).
+   * io.formation.sdk.NotFoundException}), its wait ran past its timeout ({@link
+   * io.formation.sdk.PollTimeoutException}), or the service still refused the token when the wait's
+   * deadline came (the refusal: {@link io.formation.sdk.AuthenticationException}, {@link
+   * io.formation.sdk.PermissionDeniedException}).
    *
    * @param setId the set's id
    * @param reason why
@@ -76,8 +78,10 @@ public interface TrackingHandler {
   /**
    * The service refused the client's token for a set ({@link
    * io.formation.sdk.AuthenticationException}, {@link io.formation.sdk.PermissionDeniedException}):
-   * tracking of that set pauses and tries again at {@code retryAt}, without hammering the service.
-   * Told again at each refused retry, until the token works again or the wait times out.
+   * tracking of that set pauses and tries again at {@code retryAt} (no later than the wait's
+   * deadline), without hammering the service. Told again at each refused retry; once access comes
+   * back the set is tracked on as before, and a refusal at the deadline ends its tracking ({@link
+   * #trackingEnded}).
    *
    * @param setId the set's id
    * @param reason the refusal

@@ -5,10 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.formation.sandbox.FormationSandbox;
 import io.formation.sandbox.SandboxOptions;
+import io.formation.sandbox.SandboxTemplates;
 import io.formation.sdk.AuthenticationException;
 import io.formation.sdk.FormationClient;
 import io.formation.sdk.NotFoundException;
+import io.formation.sdk.PermissionDeniedException;
 import io.formation.sdk.PollOptions;
+import io.formation.sdk.PollTimeoutException;
 import io.formation.sdk.WaitState;
 import io.formation.sdk.model.DocumentSet;
 import io.formation.sdk.model.DocumentSetState;
@@ -21,7 +24,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -33,16 +40,23 @@ import org.junit.jupiter.api.Test;
  * few tens of milliseconds apart.
  */
 class FormationTrackerTest {
-  /** Polls come quickly on the wall clock; the sandbox's clock decides what they see. */
+  /**
+   * Polls come quickly on the wall clock; the sandbox's clock decides what they see. The wait's
+   * deadline, as the tracker's by default, is days away: far past any clock the tests move.
+   */
   private static final PollOptions FAST =
       PollOptions.builder()
           .initialInterval(Duration.ofMillis(30))
           .multiplier(1.0)
           .maxInterval(Duration.ofMillis(30))
           .jitter(0.0)
+          .timeout(Duration.ofDays(30))
           .build();
 
   private static final Duration STEP = Duration.ofMinutes(10);
+
+  /** How long the tests' trackers pause a set whose token is refused. */
+  private static final Duration PAUSE = Duration.ofMinutes(15);
 
   /**
    * A tracker clock this far ahead of the wall clock finds every poll the client schedules due at
@@ -76,6 +90,29 @@ class FormationTrackerTest {
     return sandbox(SandboxOptions.defaults().withProcessingLag(STEP).withStepDelay(STEP));
   }
 
+  /** A sandbox whose submitted sets are complete at once. */
+  private FormationSandbox completingSandbox() {
+    return sandbox(
+        SandboxOptions.defaults().withProcessingLag(Duration.ZERO).withStepDelay(Duration.ZERO));
+  }
+
+  private interface Hook {
+    void run() throws Exception;
+  }
+
+  /** A recorder that counts the completions it is told and runs the hook at the first one. */
+  private static Recorder atFirstCompletion(AtomicInteger completions, Hook hook) {
+    return new Recorder() {
+      @Override
+      public void completed(DocumentSet set) throws Exception {
+        super.completed(set);
+        if (completions.incrementAndGet() == 1) {
+          hook.run();
+        }
+      }
+    };
+  }
+
   private FormationClient client(FormationSandbox sandbox, String token) {
     return closing(
         FormationClient.builder()
@@ -103,6 +140,48 @@ class FormationTrackerTest {
     return sandbox.requests().stream()
         .filter(r -> r.method().equals("GET") && r.path().equals("/v1/document_sets/" + id))
         .count();
+  }
+
+  /**
+   * Waits for the tracker's threads with its clock held by the test, moving the clock on by 25 ms
+   * at each look: db-scheduler's look for due sets waits out its polling interval (20 ms here) on
+   * that clock, so a look that began just before the test moved the clock waits for the next move.
+   */
+  private static void untilNudging(
+      FakeTime trackerClock, BooleanSupplier condition, Supplier<String> state)
+      throws InterruptedException {
+    Waits.until(
+        () -> {
+          if (condition.getAsBoolean()) {
+            return true;
+          }
+          trackerClock.advance(Duration.ofMillis(25));
+          return false;
+        },
+        Duration.ofSeconds(20),
+        state);
+  }
+
+  /**
+   * Moves the tracker's clock on by {@code total}, a minute at a time, and after each minute waits
+   * until the set is not due (nor being polled): whatever the tracker does at that time is done.
+   */
+  private static void minuteByMinute(
+      FakeTime trackerClock, Duration total, FormationTracker tracker, String id)
+      throws InterruptedException {
+    for (Duration moved = Duration.ZERO;
+        moved.compareTo(total) < 0;
+        moved = moved.plus(Duration.ofMinutes(1))) {
+      trackerClock.advance(Duration.ofMinutes(1));
+      untilNudging(
+          trackerClock,
+          () ->
+              tracker
+                  .tracked(id)
+                  .map(t -> !t.polling() && t.nextPollAt().isAfter(trackerClock.instant()))
+                  .orElse(true),
+          () -> "at " + trackerClock.instant() + ": " + tracker.tracked(id));
+    }
   }
 
   @Test
@@ -165,6 +244,24 @@ class FormationTrackerTest {
   }
 
   @Test
+  void anIdThatIsNotADocumentSetIdIsRefusedWithAClearErrorAndNothingIsTrackedOrSent()
+      throws Exception {
+    FormationSandbox sandbox = stepwiseSandbox();
+    FormationClient client = client(sandbox, sandbox.token());
+    FormationTracker tracker = started(tracker(client, recorder));
+
+    assertThatThrownBy(() -> tracker.track(".."))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("dot segment");
+    assertThatThrownBy(() -> tracker.track(" "))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("blank");
+
+    assertThat(tracker.tracked()).isEmpty();
+    assertThat(sandbox.requests()).isEmpty();
+  }
+
+  @Test
   void anUnknownSetEndsItsTrackingWithTheReasonAfterOnePoll() throws Exception {
     FormationSandbox sandbox = stepwiseSandbox();
     FormationClient client = client(sandbox, sandbox.token());
@@ -185,8 +282,7 @@ class FormationTrackerTest {
     FormationClient revoked = client(sandbox, "revoked-token");
     FakeTime trackerClock = new FakeTime(Instant.now().plus(AHEAD));
     FormationTracker tracker =
-        started(
-            tracker(revoked, recorder).clock(trackerClock).pauseOnRefusal(Duration.ofMinutes(15)));
+        started(tracker(revoked, recorder).clock(trackerClock).pauseOnRefusal(PAUSE));
 
     tracker.track(id);
 
@@ -208,31 +304,250 @@ class FormationTrackerTest {
   }
 
   @Test
-  void aHandlerThatThrowsGetsTheSameEventAgainAndTheTrackerGoesOn() throws Exception {
-    FormationSandbox sandbox =
-        sandbox(
-            SandboxOptions.defaults()
-                .withProcessingLag(Duration.ZERO)
-                .withStepDelay(Duration.ZERO));
+  void aSetWhoseAccessIsDeniedIsPausedOncePerPauseAndTrackedOnWhenAccessComesBack()
+      throws Exception {
+    FormationSandbox sandbox = stepwiseSandbox();
     FormationClient client = client(sandbox, sandbox.token());
-    AtomicInteger calls = new AtomicInteger();
-    TrackingHandler failingOnce =
+    String id = SubmittedSets.one(client);
+    sandbox.denyAccess(id, true);
+    FakeTime trackerClock = new FakeTime(Instant.now().plus(AHEAD));
+    FormationTracker tracker =
+        started(tracker(client, recorder).clock(trackerClock).pauseOnRefusal(PAUSE));
+
+    tracker.track(id);
+    recorder.awaitEvent(e -> e.equals("paused " + id + " PermissionDeniedException"));
+    // Two hours, a minute at a time: one refused request per pause of 15 minutes, no more.
+    minuteByMinute(trackerClock, Duration.ofHours(2), tracker, id);
+
+    assertThat(polls(sandbox, id)).isEqualTo(1 + 8);
+    assertThat(recorder.events())
+        .hasSize(1 + 8)
+        .allMatch(e -> e.equals("paused " + id + " PermissionDeniedException"));
+    assertThat(recorder.reasons)
+        .allSatisfy(
+            reason ->
+                assertThat(reason)
+                    .isInstanceOf(PermissionDeniedException.class)
+                    .hasMessageContaining("403"));
+    assertThat(tracker.tracked(id).orElseThrow().nextPollAt())
+        .isEqualTo(recorder.retryAts.get(recorder.retryAts.size() - 1));
+
+    // Access comes back: at the end of the pause the set is polled and tracked on to the end.
+    sandbox.denyAccess(id, false);
+    sandboxClock.advance(STEP);
+    trackerClock.advance(Duration.ofMinutes(15));
+    untilNudging(
+        trackerClock,
+        () -> recorder.events().contains("changed " + id + " signature_requests_needed"),
+        recorder::toString);
+    sandboxClock.advance(STEP.multipliedBy(sandbox.options().progression().size()));
+    untilNudging(trackerClock, () -> tracker.tracked().isEmpty(), recorder::toString);
+    assertThat(recorder.events()).endsWith("completed " + id + " complete");
+  }
+
+  @Test
+  void aRefusalThatLastsUntilTheWaitsDeadlineEndsTheTrackingWithTheRefusal() throws Exception {
+    FormationSandbox sandbox = stepwiseSandbox();
+    FormationClient client = client(sandbox, sandbox.token());
+    String id = SubmittedSets.one(client);
+    sandbox.denyAccess(id, true);
+    // A tracker clock a minute behind the wall clock holds the first poll until the test moves it.
+    FakeTime trackerClock = new FakeTime(Instant.now().minusSeconds(60));
+    PollOptions fortyMinutes = FAST.newBuilder().timeout(Duration.ofMinutes(40)).build();
+    FormationTracker tracker =
+        started(
+            tracker(client, recorder)
+                .pollOptions(fortyMinutes)
+                .clock(trackerClock)
+                .pauseOnRefusal(PAUSE));
+    WaitState wait = client.documentSets().startWait(id, fortyMinutes);
+
+    tracker.track(id, wait);
+    minuteByMinute(trackerClock, Duration.ofMinutes(90), tracker, id);
+
+    // Refused at its first poll, after 15 and 30 minutes, and at its deadline: then it ended.
+    assertThat(recorder.events())
+        .containsExactly(
+            "paused " + id + " PermissionDeniedException",
+            "paused " + id + " PermissionDeniedException",
+            "paused " + id + " PermissionDeniedException",
+            "ended " + id + " PermissionDeniedException");
+    assertThat(recorder.retryAts.get(2)).isEqualTo(wait.deadline());
+    assertThat(polls(sandbox, id)).isEqualTo(4);
+    assertThat(tracker.tracked()).isEmpty();
+  }
+
+  @Test
+  void theWaitsOwnTimeoutEndsTheTrackingWithTheReasonAndLeavesNoTaskBehind() throws Exception {
+    FormationSandbox sandbox = stepwiseSandbox();
+    FormationClient client = client(sandbox, sandbox.token());
+    String id = SubmittedSets.one(client);
+    sandboxClock.advance(STEP);
+    PollOptions aMoment = FAST.newBuilder().timeout(Duration.ofMillis(1)).build();
+    FormationTracker tracker = started(tracker(client, recorder).pollOptions(aMoment));
+
+    tracker.track(id);
+
+    recorder.awaitEvent(e -> e.startsWith("ended " + id));
+    assertThat(recorder.events()).containsExactly("ended " + id + " PollTimeoutException");
+    assertThat(recorder.reasons)
+        .singleElement()
+        .isInstanceOfSatisfying(
+            PollTimeoutException.class,
+            timeout -> {
+              assertThat(timeout.documentSetId()).isEqualTo(id);
+              assertThat(timeout.timeout()).isEqualTo(Duration.ofMillis(1));
+              assertThat(timeout.lastSeen())
+                  .hasValueSatisfying(
+                      set ->
+                          assertThat(set.state())
+                              .isEqualTo(DocumentSetState.SIGNATURE_REQUESTS_NEEDED));
+              assertThat(timeout)
+                  .hasMessageContaining(id)
+                  .hasMessageContaining("signature_requests_needed")
+                  .hasMessageContaining("ran out");
+            });
+    Waits.until(() -> tracker.tracked().isEmpty(), Duration.ofSeconds(20), recorder::toString);
+    assertThat(polls(sandbox, id)).isEqualTo(1);
+  }
+
+  /**
+   * A wait that knew of a submission two hours ago, with an hour of grace: a poll that reads {@code
+   * input_needed} says at once that the set needs input, unless the tracker was told of a later
+   * submission.
+   */
+  private static final PollOptions HOUR_OF_GRACE =
+      FAST.newBuilder().inputNeededGrace(Duration.ofHours(1)).build();
+
+  private WaitState submittedTwoHoursAgo(FormationClient client, String id) {
+    return client
+        .documentSets()
+        .startWait(id, HOUR_OF_GRACE)
+        .withSubmission(Instant.now().minus(Duration.ofHours(2)));
+  }
+
+  /** Calls {@code submitted} until no poll of the set is in flight, as its Javadoc asks. */
+  private static boolean submitted(FormationTracker tracker, String id, Instant at)
+      throws InterruptedException {
+    boolean[] updated = new boolean[1];
+    Waits.until(
+        () -> {
+          try {
+            updated[0] = tracker.submitted(id, at);
+            return true;
+          } catch (IllegalStateException pollingNow) {
+            return false;
+          }
+        },
+        Duration.ofSeconds(20),
+        () -> "still polling " + id);
+    return updated[0];
+  }
+
+  @Test
+  void aSubmissionToldToTheTrackerMovesTheGraceSoTheProcessingLagIsNotReportedAsInputNeeded()
+      throws Exception {
+    FormationSandbox sandbox = stepwiseSandbox();
+    FormationClient client = client(sandbox, sandbox.token());
+    String id = client.documentSets().create(SandboxTemplates.DELAWARE_CORPORATION).id();
+    // A tracker clock a minute behind the wall clock holds the first poll until the test moves it.
+    FakeTime trackerClock = new FakeTime(Instant.now().minusSeconds(60));
+    FormationTracker tracker =
+        started(tracker(client, recorder).pollOptions(HOUR_OF_GRACE).clock(trackerClock));
+    tracker.track(id, submittedTwoHoursAgo(client, id));
+
+    // The user submits after tracking began, say through another instance of the backend.
+    SubmittedSets.submitEveryForm(client, id);
+    Instant acceptedAt = Instant.now();
+    assertThat(submitted(tracker, id, acceptedAt)).isTrue();
+    assertThat(tracker.tracked(id).orElseThrow().waitState().lastSubmission())
+        .contains(acceptedAt.truncatedTo(java.time.temporal.ChronoUnit.MILLIS));
+
+    // The service takes the values up (the sandbox's clock stays in its processing lag).
+    trackerClock.advance(Duration.ofMinutes(2));
+    untilNudging(trackerClock, () -> polls(sandbox, id) >= 3, recorder::toString);
+    sandboxClock.advance(STEP);
+    untilNudging(
+        trackerClock,
+        () -> recorder.events().stream().anyMatch(e -> e.startsWith("changed " + id)),
+        recorder::toString);
+
+    assertThat(recorder.events()).containsExactly("changed " + id + " signature_requests_needed");
+    assertThat(tracker.submitted("ds_nottracked", acceptedAt)).isFalse();
+  }
+
+  @Test
+  void aSubmissionToldToTheTrackerHasASetStillNeedingInputAfterItsGraceReportedAgain()
+      throws Exception {
+    FormationSandbox sandbox = stepwiseSandbox();
+    FormationClient client = client(sandbox, sandbox.token());
+    String id = client.documentSets().create(SandboxTemplates.DELAWARE_CORPORATION).id();
+    WaitState wait = submittedTwoHoursAgo(client, id);
+    FormationTracker tracker = started(tracker(client, recorder).pollOptions(HOUR_OF_GRACE));
+
+    tracker.track(id, wait);
+    recorder.awaitEvent(e -> e.equals("input " + id + " input_needed"));
+    // Told once: polls that read it again tell nothing more.
+    long seen = polls(sandbox, id);
+    Waits.until(() -> polls(sandbox, id) >= seen + 3, Duration.ofSeconds(20), recorder::toString);
+    assertThat(recorder.events()).hasSize(1);
+
+    // A later submission whose grace is over too (the values did not satisfy the service).
+    assertThat(submitted(tracker, id, wait.lastSubmission().orElseThrow().plusSeconds(60)))
+        .isTrue();
+
+    Waits.until(() -> recorder.events().size() == 2, Duration.ofSeconds(20), recorder::toString);
+    assertThat(recorder.events())
+        .containsExactly("input " + id + " input_needed", "input " + id + " input_needed");
+  }
+
+  @Test
+  void aSubmissionToldWhileTheSetIsBeingPolledIsRefusedWithAnAskToCallAgain() throws Exception {
+    FormationSandbox sandbox = stepwiseSandbox();
+    FormationClient client = client(sandbox, sandbox.token());
+    String id = SubmittedSets.one(client);
+    sandboxClock.advance(STEP);
+    CountDownLatch release = new CountDownLatch(1);
+    CountDownLatch inHandler = new CountDownLatch(1);
+    Recorder holding =
         new Recorder() {
           @Override
-          public void completed(DocumentSet set) throws Exception {
-            super.completed(set);
-            if (calls.incrementAndGet() == 1) {
-              throw new java.io.IOException("the partner's database hiccuped");
-            }
+          public void stateChanged(DocumentSet set) throws Exception {
+            super.stateChanged(set);
+            inHandler.countDown();
+            release.await(20, TimeUnit.SECONDS);
           }
         };
-    Recorder seen = (Recorder) failingOnce;
+    FormationTracker tracker = started(tracker(client, holding));
+    tracker.track(id);
+    assertThat(inHandler.await(20, TimeUnit.SECONDS)).isTrue();
+
+    try {
+      assertThatThrownBy(() -> tracker.submitted(id, Instant.now()))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining(id)
+          .hasMessageContaining("again shortly");
+    } finally {
+      release.countDown();
+    }
+    assertThat(submitted(tracker, id, Instant.now())).isTrue();
+  }
+
+  @Test
+  void aHandlerThatThrowsGetsTheSameEventAgainAndTheTrackerGoesOn() throws Exception {
+    FormationSandbox sandbox = completingSandbox();
+    FormationClient client = client(sandbox, sandbox.token());
+    AtomicInteger calls = new AtomicInteger();
+    Recorder seen =
+        atFirstCompletion(
+            calls,
+            () -> {
+              throw new java.io.IOException("the partner's database hiccuped");
+            });
     FakeTime trackerClock = new FakeTime(Instant.now().plus(AHEAD));
     FormationTracker tracker =
         started(
-            tracker(client, failingOnce)
-                .clock(trackerClock)
-                .retryAfterFailure(Duration.ofSeconds(10)));
+            tracker(client, seen).clock(trackerClock).retryAfterFailure(Duration.ofSeconds(10)));
     String id = SubmittedSets.one(client);
 
     tracker.track(id);
@@ -267,24 +582,11 @@ class FormationTrackerTest {
   void anUnreachableDatabaseLosesNothingThePollRunsAgainLater() throws Exception {
     FlakyDataSource flaky = new FlakyDataSource(database);
     database = flaky;
-    FormationSandbox sandbox =
-        sandbox(
-            SandboxOptions.defaults()
-                .withProcessingLag(Duration.ZERO)
-                .withStepDelay(Duration.ZERO));
+    FormationSandbox sandbox = completingSandbox();
     FormationClient client = client(sandbox, sandbox.token());
     AtomicInteger calls = new AtomicInteger();
-    Recorder handler =
-        new Recorder() {
-          @Override
-          public void completed(DocumentSet set) throws Exception {
-            super.completed(set);
-            // The database goes away between the handler's call and the tracker's saving it.
-            if (calls.incrementAndGet() == 1) {
-              flaky.down(true);
-            }
-          }
-        };
+    // The database goes away between the handler's call and the tracker's saving it.
+    Recorder handler = atFirstCompletion(calls, () -> flaky.down(true));
     FakeTime trackerClock = new FakeTime(Instant.now().plus(AHEAD));
     FormationTracker tracker =
         started(tracker(client, handler).clock(trackerClock).heartbeat(Duration.ofMillis(100), 4));
@@ -305,11 +607,7 @@ class FormationTrackerTest {
 
   @Test
   void anUnreachableServiceLosesNothingTheSetIsPolledAgainAndFinishedLater() throws Exception {
-    FormationSandbox sandbox =
-        sandbox(
-            SandboxOptions.defaults()
-                .withProcessingLag(Duration.ZERO)
-                .withStepDelay(Duration.ZERO));
+    FormationSandbox sandbox = completingSandbox();
     FormationClient working = client(sandbox, sandbox.token());
     String id = SubmittedSets.one(working);
     // A service that is not there: a port nobody listens on any more.

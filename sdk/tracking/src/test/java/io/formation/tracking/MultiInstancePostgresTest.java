@@ -57,12 +57,7 @@ class MultiInstancePostgresTest {
                     // Long enough for all sets to be tracked before the first leaves its lag.
                     .withProcessingLag(Duration.ofSeconds(20))
                     .withStepDelay(Duration.ofSeconds(4)));
-        FormationClient client =
-            FormationClient.builder()
-                .baseUrl(sandbox.baseUrl())
-                .accessToken(sandbox.token())
-                .allowInsecureHttp(true)
-                .build();
+        FormationClient client = SandboxClients.of(sandbox);
         Closer closing = new Closer()) {
       String jdbcUrl = postgres.getJdbcUrl("postgres", "postgres");
       // Pooled, as in production: a new PostgreSQL connection per statement costs a process.

@@ -11,6 +11,12 @@ final class SubmittedSets {
 
   static String one(FormationClient client) {
     String id = client.documentSets().create(DocumentSets.DELAWARE_CORPORATION).id();
+    submitEveryForm(client, id);
+    return id;
+  }
+
+  /** Submits each form of the set with its template's example values. */
+  static void submitEveryForm(FormationClient client, String id) {
     for (Form form : client.forms().list(id)) {
       client
           .forms()
@@ -20,6 +26,5 @@ final class SubmittedSets {
                   .orElseThrow()
                   .example());
     }
-    return id;
   }
 }
