@@ -62,16 +62,21 @@ public final class WaitState {
   // Far more than any id the service hands out; a longer string is not a saved wait.
   private static final int LONGEST_ENCODED = 2048;
 
+  // Times are kept as the epoch milliseconds they are saved as: thousands of waits park at once,
+  // and each then holds one small object rather than five Instants and a Duration.
+  private static final long NONE = Long.MIN_VALUE;
+  private static final long NO_DEADLINE = Long.MAX_VALUE;
+
   private final String setId;
-  private final Instant started;
-  private final Instant deadline;
-  private final Duration interval;
+  private final long started;
+  private final long deadline;
+  private final long interval;
   private final DocumentSetState lastState;
-  private final Instant lastSubmission;
+  private final long lastSubmission;
   private final boolean movedOn;
   private final int polls;
-  private final Instant lastPoll;
-  private final Instant nextPoll;
+  private final long lastPoll;
+  private final long nextPoll;
 
   private WaitState(
       String setId,
@@ -85,24 +90,22 @@ public final class WaitState {
       Instant lastPoll,
       Instant nextPoll) {
     this.setId = Origins.requireId("document set id", setId);
-    this.started = millis(Objects.requireNonNull(started, "started"));
+    this.started = Objects.requireNonNull(started, "started").toEpochMilli();
     Objects.requireNonNull(deadline, "deadline");
-    this.deadline = deadline.equals(Instant.MAX) ? Instant.MAX : millis(deadline);
-    Duration ms =
-        Duration.ofMillis(Checks.capped(Checks.positive("interval", interval)).toMillis());
-    this.interval = ms.isZero() ? Duration.ofMillis(1) : ms;
+    this.deadline = deadline.equals(Instant.MAX) ? NO_DEADLINE : deadline.toEpochMilli();
+    this.interval = Math.max(1, Checks.capped(Checks.positive("interval", interval)).toMillis());
     this.lastState = lastState;
-    this.lastSubmission = lastSubmission == null ? null : millis(lastSubmission);
+    this.lastSubmission = lastSubmission == null ? NONE : lastSubmission.toEpochMilli();
     this.movedOn = movedOn;
     if (polls < 0) {
       throw new IllegalArgumentException("polls must not be negative, was " + polls);
     }
     this.polls = polls;
-    this.lastPoll = lastPoll == null ? null : millis(lastPoll);
-    this.nextPoll = millis(Objects.requireNonNull(nextPoll, "nextPoll"));
-    if (this.deadline.isBefore(this.started)) {
+    this.lastPoll = lastPoll == null ? NONE : lastPoll.toEpochMilli();
+    this.nextPoll = Objects.requireNonNull(nextPoll, "nextPoll").toEpochMilli();
+    if (this.deadline < this.started) {
       throw new IllegalArgumentException(
-          "deadline " + this.deadline + " is before the start " + this.started);
+          "deadline " + deadline() + " is before the start " + started());
     }
   }
 
@@ -131,11 +134,11 @@ public final class WaitState {
   WaitState polled(DocumentSetState state, Instant at, Duration nextInterval, Instant next) {
     return new WaitState(
         setId,
-        started,
-        deadline,
+        started(),
+        deadline(),
         nextInterval,
         state,
-        lastSubmission,
+        instant(lastSubmission),
         movedOn || !state.needsInput(),
         plusOne(),
         at,
@@ -146,11 +149,11 @@ public final class WaitState {
   WaitState failed(Instant at, Duration nextInterval, Instant next) {
     return new WaitState(
         setId,
-        started,
-        deadline,
+        started(),
+        deadline(),
         nextInterval,
         lastState,
-        lastSubmission,
+        instant(lastSubmission),
         movedOn,
         plusOne(),
         at,
@@ -176,12 +179,20 @@ public final class WaitState {
    */
   public WaitState withSubmission(Instant acceptedAt) {
     Objects.requireNonNull(acceptedAt, "acceptedAt");
-    Instant at = millis(acceptedAt);
-    if (lastSubmission != null && !at.isAfter(lastSubmission)) {
+    if (lastSubmission != NONE && acceptedAt.toEpochMilli() <= lastSubmission) {
       return this;
     }
     return new WaitState(
-        setId, started, deadline, interval, lastState, at, false, polls, lastPoll, nextPoll);
+        setId,
+        started(),
+        deadline(),
+        interval(),
+        lastState,
+        acceptedAt,
+        false,
+        polls,
+        instant(lastPoll),
+        nextPoll());
   }
 
   /** {@return the id of the document set waited for} */
@@ -191,7 +202,7 @@ public final class WaitState {
 
   /** {@return when the wait began} */
   public Instant started() {
-    return started;
+    return Instant.ofEpochMilli(started);
   }
 
   /**
@@ -199,12 +210,12 @@ public final class WaitState {
    * wait without a deadline (a timeout of about a hundred years or more)}
    */
   public Instant deadline() {
-    return deadline;
+    return deadline == NO_DEADLINE ? Instant.MAX : Instant.ofEpochMilli(deadline);
   }
 
   /** {@return the wait before the next poll but one, before jitter: it grows as the options say} */
   public Duration interval() {
-    return interval;
+    return Duration.ofMillis(interval);
   }
 
   /** {@return the state the last successful poll read; empty before the first} */
@@ -218,7 +229,7 @@ public final class WaitState {
    * {@code input_needed} grace counts from it}
    */
   public Optional<Instant> lastSubmission() {
-    return Optional.ofNullable(lastSubmission);
+    return Optional.ofNullable(instant(lastSubmission));
   }
 
   /** {@return how many polls the wait made, failed ones included} */
@@ -228,12 +239,12 @@ public final class WaitState {
 
   /** {@return when the last poll was made; empty before the first} */
   public Optional<Instant> lastPoll() {
-    return Optional.ofNullable(lastPoll);
+    return Optional.ofNullable(instant(lastPoll));
   }
 
   /** {@return when the next poll is due; may have passed, for a wait resumed late} */
   public Instant nextPoll() {
-    return nextPoll;
+    return Instant.ofEpochMilli(nextPoll);
   }
 
   /** Whether the set read a state other than {@code input_needed} since the last submission. */
@@ -243,7 +254,7 @@ public final class WaitState {
 
   /** {@return how long the wait was given in all: from its start to its deadline} */
   Duration timeout() {
-    return Duration.between(started, deadline);
+    return Duration.between(started(), deadline());
   }
 
   /**
@@ -254,16 +265,15 @@ public final class WaitState {
    * @return the string form
    */
   public String encode() {
-    long base = started.toEpochMilli();
     StringBuilder out = new StringBuilder(128).append(PREFIX).append(FORMAT);
     field(out, escape(setId));
     field(out, lastState == null ? "" : escape(lastState.value()));
-    field(out, Long.toString(base));
-    field(out, deadline.equals(Instant.MAX) ? "" : Long.toString(deadline.toEpochMilli() - base));
-    field(out, Long.toString(interval.toMillis()));
-    field(out, lastSubmission == null ? "" : Long.toString(lastSubmission.toEpochMilli() - base));
-    field(out, lastPoll == null ? "" : Long.toString(lastPoll.toEpochMilli() - base));
-    field(out, Long.toString(nextPoll.toEpochMilli() - base));
+    field(out, Long.toString(started));
+    field(out, deadline == NO_DEADLINE ? "" : Long.toString(deadline - started));
+    field(out, Long.toString(interval));
+    field(out, lastSubmission == NONE ? "" : Long.toString(lastSubmission - started));
+    field(out, lastPoll == NONE ? "" : Long.toString(lastPoll - started));
+    field(out, Long.toString(nextPoll - started));
     field(out, Integer.toString(polls));
     field(out, movedOn ? "m" : "");
     return out.toString();
@@ -396,6 +406,10 @@ public final class WaitState {
     return Instant.ofEpochMilli(instant.toEpochMilli());
   }
 
+  private static Instant instant(long epochMilli) {
+    return epochMilli == NONE ? null : Instant.ofEpochMilli(epochMilli);
+  }
+
   /** Percent-encodes UTF-8 bytes outside {@code A-Z a-z 0-9 _ -}: the separator never occurs. */
   private static String escape(String text) {
     StringBuilder out = new StringBuilder(text.length());
@@ -464,17 +478,17 @@ public final class WaitState {
         + ", polls="
         + polls
         + ", started="
-        + started
+        + started()
         + ", deadline="
-        + deadline
+        + deadline()
         + ", interval="
-        + interval
+        + interval()
         + ", lastSubmission="
-        + lastSubmission
+        + instant(lastSubmission)
         + ", lastPoll="
-        + lastPoll
+        + instant(lastPoll)
         + ", nextPoll="
-        + nextPoll
+        + nextPoll()
         + (movedOn ? ", movedOn" : "")
         + "}";
   }
