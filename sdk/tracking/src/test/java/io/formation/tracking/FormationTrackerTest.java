@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.formation.sandbox.FormationSandbox;
 import io.formation.sandbox.SandboxOptions;
-import io.formation.sandbox.SandboxTemplates;
 import io.formation.sdk.AuthenticationException;
 import io.formation.sdk.FormationClient;
 import io.formation.sdk.NotFoundException;
@@ -147,6 +146,13 @@ class FormationTrackerTest {
    * at each look: db-scheduler's look for due sets waits out its polling interval (20 ms here) on
    * that clock, so a look that began just before the test moved the clock waits for the next move.
    */
+  /** A set whose forms are all submitted, with the sandbox past its processing lag. */
+  private String submittedPastItsLag(FormationClient client) {
+    String id = SubmittedSets.one(client);
+    sandboxClock.advance(STEP);
+    return id;
+  }
+
   private static void untilNudging(
       FakeTime trackerClock, BooleanSupplier condition, Supplier<String> state)
       throws InterruptedException {
@@ -220,8 +226,7 @@ class FormationTrackerTest {
     FormationClient client = client(sandbox, sandbox.token());
     FakeTime trackerClock = new FakeTime(Instant.now().minusSeconds(60));
     FormationTracker tracker = started(tracker(client, recorder).clock(trackerClock));
-    String id = SubmittedSets.one(client);
-    sandboxClock.advance(STEP);
+    String id = submittedPastItsLag(client);
 
     tracker.track(id);
     TrackedSet before = tracker.tracked(id).orElseThrow();
@@ -381,8 +386,7 @@ class FormationTrackerTest {
   void theWaitsOwnTimeoutEndsTheTrackingWithTheReasonAndLeavesNoTaskBehind() throws Exception {
     FormationSandbox sandbox = stepwiseSandbox();
     FormationClient client = client(sandbox, sandbox.token());
-    String id = SubmittedSets.one(client);
-    sandboxClock.advance(STEP);
+    String id = submittedPastItsLag(client);
     PollOptions aMoment = FAST.newBuilder().timeout(Duration.ofMillis(1)).build();
     FormationTracker tracker = started(tracker(client, recorder).pollOptions(aMoment));
 
@@ -449,7 +453,7 @@ class FormationTrackerTest {
       throws Exception {
     FormationSandbox sandbox = stepwiseSandbox();
     FormationClient client = client(sandbox, sandbox.token());
-    String id = client.documentSets().create(SandboxTemplates.DELAWARE_CORPORATION).id();
+    String id = SubmittedSets.created(client);
     // A tracker clock a minute behind the wall clock holds the first poll until the test moves it.
     FakeTime trackerClock = new FakeTime(Instant.now().minusSeconds(60));
     FormationTracker tracker =
@@ -481,7 +485,7 @@ class FormationTrackerTest {
       throws Exception {
     FormationSandbox sandbox = stepwiseSandbox();
     FormationClient client = client(sandbox, sandbox.token());
-    String id = client.documentSets().create(SandboxTemplates.DELAWARE_CORPORATION).id();
+    String id = SubmittedSets.created(client);
     WaitState wait = submittedTwoHoursAgo(client, id);
     FormationTracker tracker = started(tracker(client, recorder).pollOptions(HOUR_OF_GRACE));
 
@@ -505,8 +509,7 @@ class FormationTrackerTest {
   void aSubmissionToldWhileTheSetIsBeingPolledIsRefusedWithAnAskToCallAgain() throws Exception {
     FormationSandbox sandbox = stepwiseSandbox();
     FormationClient client = client(sandbox, sandbox.token());
-    String id = SubmittedSets.one(client);
-    sandboxClock.advance(STEP);
+    String id = submittedPastItsLag(client);
     CountDownLatch release = new CountDownLatch(1);
     CountDownLatch inHandler = new CountDownLatch(1);
     Recorder holding =

@@ -10,9 +10,14 @@ final class SubmittedSets {
   private SubmittedSets() {}
 
   static String one(FormationClient client) {
-    String id = client.documentSets().create(DocumentSets.DELAWARE_CORPORATION).id();
+    String id = created(client);
     submitEveryForm(client, id);
     return id;
+  }
+
+  /** A set just created: its forms wait for their values. */
+  static String created(FormationClient client) {
+    return client.documentSets().create(DocumentSets.DELAWARE_CORPORATION).id();
   }
 
   /** Submits each form of the set with its template's example values. */

@@ -2,12 +2,11 @@ package io.formation.spring.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.formation.sandbox.FormationSandbox;
 import io.formation.sandbox.SandboxOptions;
 import io.formation.sandbox.SandboxTemplates;
-import io.formation.sdk.DocumentSets;
 import io.formation.sdk.FormationClient;
 import io.formation.sdk.model.DocumentSet;
-import io.formation.sdk.model.Form;
 import io.formation.tracking.FormationTracker;
 import io.formation.tracking.TrackedSet;
 import io.formation.tracking.TrackingHandler;
@@ -220,8 +219,12 @@ class FormationTrackingAutoConfigurationTest {
             "formation.tracking.poll.first-poll-within=100ms")
         .run(
             context -> {
-              FormationClient client = context.getBean(FormationClient.class);
-              String id = submittedSet(client);
+              // Every form submitted, as a user would have: the set goes on by itself.
+              String id =
+                  context
+                      .getBean(FormationSandbox.class)
+                      .createSubmitted(SandboxTemplates.DELAWARE_CORPORATION)
+                      .id();
 
               context.getBean(FormationTracker.class).track(id);
 
@@ -231,21 +234,6 @@ class FormationTrackingAutoConfigurationTest {
 
     // Closing the context closed the tracker: its scheduler's threads end.
     await(() -> schedulerThreads().isEmpty(), () -> "still running: " + schedulerThreads());
-  }
-
-  /** A set made as a partner's user makes one: created, then every form submitted. */
-  private static String submittedSet(FormationClient client) {
-    String id = client.documentSets().create(DocumentSets.DELAWARE_CORPORATION).id();
-    for (Form form : client.forms().list(id)) {
-      client
-          .forms()
-          .submit(
-              form,
-              SandboxTemplates.form(SandboxTemplates.DELAWARE_CORPORATION, form.id())
-                  .orElseThrow()
-                  .example());
-    }
-    return id;
   }
 
   private static List<String> schedulerThreads() {
