@@ -2,6 +2,7 @@ package io.formation.examples.web;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -10,6 +11,8 @@ import java.util.List;
 import java.util.function.Function;
 import java.util.logging.Level;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
@@ -33,7 +36,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * tests do to the page as a person would: type key by key, choose, submit, wait for what the page
  * shows (never for a fixed time), and take screenshots into {@code target/screenshots}.
  */
-final class Browser implements AutoCloseable {
+final class Browser implements AutoCloseable, AfterEachCallback {
   private static final String CHROMIUM = System.getProperty("chromium.binary", "/usr/bin/chromium");
   private static final String CHROMEDRIVER =
       System.getProperty("chromedriver.binary", "/usr/bin/chromedriver");
@@ -48,6 +51,23 @@ final class Browser implements AutoCloseable {
   private final Path profile;
   private final ChromeDriverService service;
   final ChromeDriver driver;
+
+  /**
+   * A browser for one test, registered as its extension ({@code @RegisterExtension final Browser
+   * page = Browser.open(Browser.DESKTOP);}): opened with the test's instance, closed after it.
+   */
+  static Browser open(Dimension window) {
+    try {
+      return new Browser(window);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  @Override
+  public void afterEach(ExtensionContext context) throws IOException {
+    close();
+  }
 
   Browser(Dimension window) throws IOException {
     profile = Files.createTempDirectory("formation-chromium-");

@@ -9,10 +9,9 @@ import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.logging.LogEntry;
@@ -37,17 +36,7 @@ class BrowserFlowTest {
   @Autowired FakeTime clock;
   @Autowired SandboxOptions options;
 
-  private Browser page;
-
-  @BeforeEach
-  void openBrowser() throws IOException {
-    page = new Browser(Browser.DESKTOP);
-  }
-
-  @AfterEach
-  void closeBrowser() throws IOException {
-    page.close();
-  }
+  @RegisterExtension final Browser page = Browser.open(Browser.DESKTOP);
 
   @Test
   void aPersonFillsEveryFormFixesWhatTheServiceRejectsAndFollowsTheFormationToComplete()

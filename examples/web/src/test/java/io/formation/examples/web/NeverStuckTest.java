@@ -7,10 +7,9 @@ import io.formation.sandbox.SandboxOptions;
 import io.formation.testkit.FakeTime;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -34,17 +33,7 @@ class NeverStuckTest {
   @Autowired FakeTime clock;
   @Autowired SandboxOptions options;
 
-  private Browser page;
-
-  @BeforeEach
-  void openBrowser() throws IOException {
-    page = new Browser(Browser.DESKTOP);
-  }
-
-  @AfterEach
-  void closeBrowser() throws IOException {
-    page.close();
-  }
+  @RegisterExtension final Browser page = Browser.open(Browser.DESKTOP);
 
   @Test
   void changingAFormThenFinishingTheLastOneFollowsTheSetAndClosesTheChange() throws IOException {

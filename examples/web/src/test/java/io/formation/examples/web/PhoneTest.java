@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.Rectangle;
@@ -25,20 +25,14 @@ import org.springframework.context.annotation.Import;
 class PhoneTest {
   @LocalServerPort int port;
 
-  private Browser page;
+  @RegisterExtension final Browser page = Browser.open(Browser.PHONE);
 
   @BeforeEach
   void startAFormation() throws IOException {
-    page = new Browser(Browser.PHONE);
     page.open("http://localhost:" + port + "/");
     page.screenshot("phone-start");
     page.click(By.xpath("//button[text()='Start']"));
     page.waitUntil(b -> b.findElements(By.cssSelector("section[data-form]")).size() == 5);
-  }
-
-  @AfterEach
-  void closeBrowser() throws IOException {
-    page.close();
   }
 
   @Test

@@ -9,10 +9,9 @@ import io.formation.sandbox.SandboxRequest;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -47,17 +46,7 @@ class StartOnceTest {
   @LocalServerPort int port;
   @Autowired FormationSandbox sandbox;
 
-  private Browser page;
-
-  @BeforeEach
-  void openBrowser() throws IOException {
-    page = new Browser(Browser.DESKTOP);
-  }
-
-  @AfterEach
-  void closeBrowser() throws IOException {
-    page.close();
-  }
+  @RegisterExtension final Browser page = Browser.open(Browser.DESKTOP);
 
   @Test
   void aFailingFormsFetchAfterTheCreateKeepsTheSetAndTriesAgain() throws IOException {

@@ -10,10 +10,10 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.Rectangle;
@@ -38,19 +38,11 @@ class WhatIsTypedTest {
   @LocalServerPort int port;
   @Autowired FormationSandbox sandbox;
 
-  private Browser page;
+  @RegisterExtension final Browser page = Browser.open(Browser.DESKTOP);
 
   @BeforeEach
-  void startAFormation() throws IOException {
-    page = new Browser(Browser.DESKTOP);
-    page.open("http://localhost:" + port + "/");
-    page.click(By.xpath("//button[text()='Start']"));
-    page.waitUntil(b -> b.findElements(By.cssSelector("section[data-form]")).size() == 5);
-  }
-
-  @AfterEach
-  void closeBrowser() throws IOException {
-    page.close();
+  void startAFormation() {
+    Fill.start(page, port);
   }
 
   @Test
