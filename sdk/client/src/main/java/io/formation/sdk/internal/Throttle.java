@@ -23,12 +23,15 @@ import okhttp3.Request;
  *       (at most {@code maxRetryAfter}), each resuming with its own jitter so they do not return as
  *       one burst.
  *   <li>The rate is adaptive: a refusal (429 or 503) sets a token bucket to 70% of the rate the
- *       client was sending at, which then grows back along a CUBIC curve to the rate that was
- *       refused, flattening as it nears it, as the AWS SDK v2's adaptive retry mode does; past it,
- *       unrefused, the rate doubles every second (AWS: CUBIC's slow convex curve), so a limit that
- *       was raised is found again within seconds. Only refusals of requests sent after the last cut
- *       cut again, so a burst of refusals of requests already in flight counts once (AWS cuts for
- *       each).
+ *       client was sending at, or of the rate the service answered at if that was lower (AWS: the
+ *       sending rate only; when far more is sent than the service allows, what it answered is the
+ *       better guess of its limit). The rate then grows back along a CUBIC curve to the rate that
+ *       was refused, flattening as it nears it, as the AWS SDK v2's adaptive retry mode does; past
+ *       it, unrefused, the rate doubles every second (AWS: CUBIC's slow convex curve), so a limit
+ *       that was raised is found again within seconds. A refusal cuts again only if its request was
+ *       sent at least one measuring window (100 ms) after the last cut (AWS cuts for each): the
+ *       refusals of requests already in flight, or sent while the service's own bucket was still
+ *       empty, would otherwise cut the rate again and again within milliseconds, down to the floor.
  *   <li>An optional request budget is a ceiling on that rate.
  * </ul>
  *
@@ -71,8 +74,12 @@ public final class Throttle {
   /** How much of a second of the learned rate may go at once: a short burst, not a second's. */
   private static final double LEARNED_BURST_SECONDS = 0.01;
 
-  /** The sending rate is measured over windows this long, and smoothed across them. */
-  private static final long MEASURE_WINDOW_NANOS = 100_000_000L;
+  /**
+   * The rates sent and answered are measured over windows this long, and smoothed across them; a
+   * refusal cuts again only if its request was sent this long after the last cut, when the answers
+   * to the new rate have begun to show.
+   */
+  static final long MEASURE_WINDOW_NANOS = 100_000_000L;
 
   /** The weight of the newest window in the measured rate (AWS: 0.8). */
   private static final double SMOOTH = 0.8;
@@ -234,17 +241,28 @@ public final class Throttle {
   }
 
   /**
-   * Learns from an answer. A 429, or a 503 with Retry-After, cuts the origin's rate; a Retry-After
-   * also pauses the origin for everyone. Refusals of attempts sent before the last cut, during a
-   * pause or while the paused calls resume (the jitter window after it) are expected: they neither
-   * cut the rate again nor pause the origin again, as each of those calls honours its own
-   * Retry-After. Otherwise every resume would be cut short by the refusals of the first few calls.
+   * Learns from an answer. Other answers are counted, for the rate the service answers at. A 429,
+   * or a 503 with Retry-After, cuts the origin's rate (see the class's description); a Retry-After
+   * also pauses the origin for everyone. Refusals of attempts sent during a pause or while the
+   * paused calls resume (the jitter window after it) do not pause the origin again, as each of
+   * those calls honours its own Retry-After: otherwise every resume would be cut short by the
+   * refusals of the first few calls. They may still cut the rate: a resume at a rate the service
+   * refuses must slow down.
    *
    * @param sentAt when the attempt was sent, by {@link #now()}
    */
   void observe(ApiRequest request, Outcome outcome, long sentAt) {
     int status = outcome.statusCode();
-    if (outcome.failure() != null || !RetryPolicy.pausesOrigin(status)) {
+    if (outcome.failure() != null) {
+      return;
+    }
+    if (!RetryPolicy.pausesOrigin(status)) {
+      Lane lane = lanes.get(Origins.origin(request.url()));
+      if (lane != null) {
+        synchronized (lane) {
+          lane.answers.count(ticker.nanoTime());
+        }
+      }
       return;
     }
     Duration retryAfter = retryPolicy.retryAfter(outcome.headers());
@@ -295,6 +313,45 @@ public final class Throttle {
     }
   }
 
+  /**
+   * Events per second, counted over windows of {@link #MEASURE_WINDOW_NANOS} and smoothed across
+   * them, as AWS's adaptive mode measures its sending rate. Guarded by its lane's lock.
+   */
+  private static final class Meter {
+    private boolean started;
+    private long start;
+    private int count;
+    private double smoothed;
+    private boolean once;
+
+    void count(long now) {
+      if (!started) {
+        started = true;
+        start = now;
+      }
+      long elapsed = now - start;
+      if (elapsed >= MEASURE_WINDOW_NANOS) {
+        if (elapsed < 10 * MEASURE_WINDOW_NANOS) {
+          double newest = count * 1e9 / elapsed;
+          smoothed = once ? SMOOTH * newest + (1 - SMOOTH) * smoothed : newest;
+          once = true;
+        }
+        // After a quiet spell (a pause, say), the window starts anew rather than averaging it in.
+        start = now;
+        count = 0;
+      }
+      count++;
+    }
+
+    /** The smoothed rate, or the first window's so far; {@code unknown} before anything counted. */
+    double rate(long now, double unknown) {
+      if (once) {
+        return smoothed;
+      }
+      return started ? count * 1e9 / Math.max(now - start, 1_000_000L) : unknown;
+    }
+  }
+
   /** A call waiting in a lane's queue for its turn. */
   private static final class Turn extends CompletableFuture<IOException> {
     final ApiRequest request;
@@ -324,12 +381,9 @@ public final class Throttle {
     private double window;
     private long lastCut;
 
-    // The sending rate, measured.
-    private boolean measuring;
-    private long measureStart;
-    private int measureCount;
-    private double measured;
-    private boolean measuredOnce;
+    // The rates measured: requests let through, and answers that were not refusals.
+    private final Meter sent = new Meter();
+    private final Meter answers = new Meter();
 
     // The bucket.
     private double tokens;
@@ -369,14 +423,21 @@ public final class Throttle {
       pauseSettled = ticker.after(Checks.capped(pause.plusNanos(spread)));
     }
 
-    /** A refusal: cuts the rate, once for all requests sent before the cut. Holds the lock. */
+    /**
+     * A refusal: cuts the rate, once for all requests sent before the cut or less than a measuring
+     * window after it. Holds the lock.
+     */
     void refused(long now, long sentAt) {
-      if (learned && sentAt - lastCut < 0) {
+      if (learned && sentAt - lastCut < MEASURE_WINDOW_NANOS) {
         return;
       }
       boolean wasActive = isActive();
-      double sending = sendingRate(now);
-      double base = learned ? Math.min(sending, rate(now)) : sending;
+      // The rate it was sending at, or the rate the service answered at if that is lower: when far
+      // more is sent than the service allows, what it answered is the better guess of its limit.
+      double base = Math.min(sent.rate(now, MIN_RATE), answers.rate(now, Double.POSITIVE_INFINITY));
+      if (learned) {
+        base = Math.min(base, rate(now));
+      }
       base = Math.max(base, MIN_RATE);
       lastMaxRate = base;
       window = Math.cbrt(lastMaxRate * (1 - BETA) / SCALE);
@@ -415,35 +476,6 @@ public final class Throttle {
       return learned || ceiling != Double.POSITIVE_INFINITY;
     }
 
-    /** Counts a request let through, for the measured sending rate. Holds the lock. */
-    private void sent(long now) {
-      if (!measuring) {
-        measuring = true;
-        measureStart = now;
-      }
-      long elapsed = now - measureStart;
-      if (elapsed >= MEASURE_WINDOW_NANOS) {
-        if (elapsed < 10 * MEASURE_WINDOW_NANOS) {
-          double newest = measureCount * 1e9 / elapsed;
-          measured = measuredOnce ? SMOOTH * newest + (1 - SMOOTH) * measured : newest;
-          measuredOnce = true;
-        }
-        // After a quiet spell (a pause, say), the window starts anew rather than averaging it in.
-        measureStart = now;
-        measureCount = 0;
-      }
-      measureCount++;
-    }
-
-    /** The rate the client is sending at: the smoothed windows, or the first one so far. */
-    private double sendingRate(long now) {
-      if (measuredOnce) {
-        return measured;
-      }
-      long elapsed = Math.max(now - measureStart, 1_000_000L);
-      return measuring ? measureCount * 1e9 / elapsed : MIN_RATE;
-    }
-
     CompletableFuture<IOException> take(ApiRequest request, long now, long deadline) {
       boolean isInteractive = !request.isPoll();
       Turn turn;
@@ -451,14 +483,14 @@ public final class Throttle {
       long expected;
       synchronized (this) {
         if (!isActive()) {
-          sent(now);
+          sent.count(now);
           return NOW;
         }
         refill(now);
         boolean queued = !interactive.isEmpty() || !isInteractive && !polls.isEmpty();
         if (!queued && tokens >= 1) {
           tokens--;
-          sent(now);
+          sent.count(now);
           return NOW;
         }
         double rate = rate(now);
@@ -548,7 +580,7 @@ public final class Throttle {
               continue;
             }
             tokens--;
-            sent(now);
+            sent.count(now);
             go.add(turn);
           }
           if (!interactive.isEmpty() || !polls.isEmpty()) {

@@ -317,7 +317,25 @@ class ThrottleTest {
   }
 
   @Test
-  void refusalsOfCallsSentBeforeTheCutCutOnlyOnce() {
+  void aRefusalSlowsToSeventyPercentOfWhatTheServiceAnsweredWhenFarMoreWasSent() {
+    Throttle throttle = throttle(0, 0);
+    // 1,000 a second sent, of which the service answered one in five: it allows about 200.
+    long gap = 1_000_000L;
+    for (int i = 0; i < 1_000; i++) {
+      assertThat(throttle.acquire(create())).isCompleted();
+      if (i % 5 == 0) {
+        throttle.observe(create(), answer(200, null), time.nanoTime());
+      }
+      time.advance(Duration.ofNanos(gap));
+    }
+
+    throttle.observe(create(), answer(429, null), time.nanoTime());
+
+    assertThat(throttle.rate(SET)).isCloseTo(140, within(1.0));
+  }
+
+  @Test
+  void refusalsOfCallsSentBeforeTheCutOrJustAfterItCutOnlyOnce() {
     Throttle throttle = throttle(0, 0);
     sendAt(throttle, 100, Duration.ofSeconds(1));
     long inFlight = time.nanoTime() - 1;
@@ -326,9 +344,36 @@ class ThrottleTest {
     }
     assertThat(throttle.rate(SET)).isCloseTo(70, within(0.5));
 
+    // Sent after the cut, but before its answers could show: the same refusal, not a new one.
+    time.advance(Duration.ofMillis(99));
+    throttle.observe(create(), answer(429, null), time.nanoTime());
+    double climbing = throttle.rate(SET);
+    assertThat(climbing).isGreaterThan(70);
+
     time.advance(Duration.ofMillis(1));
     throttle.observe(create(), answer(429, null), time.nanoTime());
-    assertThat(throttle.rate(SET)).isCloseTo(49, within(0.5));
+    assertThat(throttle.rate(SET)).isCloseTo(0.7 * climbing, within(0.5));
+  }
+
+  @Test
+  void learnsALimitFromAColdStartWithoutCuttingItselfDownToTheFloor() {
+    // Paused calls resume spread over the jitter, as with the client's own random.
+    Random random = new Random(21);
+    Throttle throttle =
+        new Throttle(
+            ticker, sleeper, random::nextDouble, policy, (Failures) TestFailures.INSTANCE, 0, 0);
+    LimitedService service = new LimitedService(2_000, 100);
+
+    List<int[]> seconds = service.serve(throttle, Duration.ofSeconds(8));
+
+    // Once learned (the first second is the first Retry-After's pause), every second is answered
+    // at 70% of the limit or more. Cutting again for each refusal of a call sent just after a cut,
+    // while the service's bucket was still empty, took the rate down to its floor of 1 a second.
+    assertThat(seconds.subList(2, 8))
+        .allSatisfy(second -> assertThat(second[0]).isGreaterThanOrEqualTo(1_400));
+    int answered = seconds.stream().mapToInt(second -> second[0]).sum();
+    int refused = seconds.stream().mapToInt(second -> second[1]).sum();
+    assertThat(refused).isLessThan((answered + refused) / 20);
   }
 
   @Test
@@ -362,7 +407,7 @@ class ThrottleTest {
     Throttle throttle = throttle(0, 0);
     sendAt(throttle, 100, Duration.ofSeconds(1));
     for (int i = 0; i < 100; i++) {
-      time.advance(Duration.ofMillis(1));
+      time.advance(Duration.ofNanos(Throttle.MEASURE_WINDOW_NANOS));
       throttle.observe(create(), answer(429, null), time.nanoTime());
     }
     assertThat(throttle.rate(SET)).isEqualTo(Throttle.MIN_RATE);
@@ -401,13 +446,12 @@ class ThrottleTest {
     service.limit = 500;
     List<int[]> low = service.serve(throttle, Duration.ofSeconds(10));
     service.limit = 2_000;
-    List<int[]> raised = service.serve(throttle, Duration.ofSeconds(12));
+    List<int[]> raised = service.serve(throttle, Duration.ofSeconds(10));
 
-    // From nine seconds after the rise on, every second is answered at 90% of the raised limit or
-    // more. CUBIC's convex curve, flat past 500 a second, was still under 1,100 a second ten
-    // seconds after it.
-    assertThat(raised.subList(9, 12))
-        .allSatisfy(second -> assertThat(second[0]).isGreaterThanOrEqualTo(1_800));
+    // Within ten seconds of the rise, a second is answered at 90% of the raised limit. CUBIC's
+    // convex curve, flat past 500 a second, was still under 1,100 a second ten seconds after it.
+    assertThat(raised.subList(0, 10))
+        .anySatisfy(second -> assertThat(second[0]).isGreaterThanOrEqualTo(1_800));
     // The drop is followed within a second: from then on, at most 5% of each second refused.
     assertThat(low.subList(1, 10))
         .allSatisfy(
@@ -464,6 +508,7 @@ class ThrottleTest {
             if (tokens >= 1) {
               tokens--;
               second[0]++;
+              throttle.observe(create(), answer(200, null), now - 1);
             } else {
               second[1]++;
               // Sent during the millisecond just past, before any cut this refusal brings.
