@@ -597,7 +597,7 @@ public final class DocumentSets {
     if (wait.isNegative() || wait.isZero()) {
       operation.run(next);
     } else {
-      operation.after(transport.sleeper().delay(Checks.capped(wait)), next);
+      operation.after(transport.sleeper(), Checks.capped(wait), next);
     }
   }
 
