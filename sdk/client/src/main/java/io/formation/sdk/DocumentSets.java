@@ -49,6 +49,7 @@ public final class DocumentSets {
   private final DoubleSupplier random;
   private final RetryPolicy retryPolicy;
   private final RequestOptions options;
+  private volatile Poller lastPoller;
 
   DocumentSets(
       Transport transport,
@@ -601,8 +602,18 @@ public final class DocumentSets {
     }
   }
 
+  /**
+   * The rule for waits polling with these options: the same one for every wait that passes the same
+   * options instance, as thousands of waits started at once usually do, so they hold one between
+   * them rather than one each.
+   */
   private Poller poller(PollOptions options) {
-    return new Poller(options, random, retryPolicy, transport.events());
+    Poller last = lastPoller;
+    if (last == null || last.options() != options) {
+      last = new Poller(options, random, retryPolicy, transport.events());
+      lastPoller = last;
+    }
+    return last;
   }
 
   private static DocumentSet read(JsonResponse response) {
