@@ -49,6 +49,7 @@ public final class DocumentSets {
   private final DoubleSupplier random;
   private final RetryPolicy retryPolicy;
   private final RequestOptions options;
+  private volatile Poller lastPoller;
 
   DocumentSets(
       Transport transport,
@@ -597,12 +598,22 @@ public final class DocumentSets {
     if (wait.isNegative() || wait.isZero()) {
       operation.run(next);
     } else {
-      operation.after(transport.sleeper().delay(Checks.capped(wait)), next);
+      operation.after(transport.sleeper(), Checks.capped(wait), next);
     }
   }
 
+  /**
+   * The rule for waits polling with these options: the same one for every wait that passes the same
+   * options instance, as thousands of waits started at once usually do, so they hold one between
+   * them rather than one each.
+   */
   private Poller poller(PollOptions options) {
-    return new Poller(options, random, retryPolicy, transport.events());
+    Poller last = lastPoller;
+    if (last == null || last.options() != options) {
+      last = new Poller(options, random, retryPolicy, transport.events());
+      lastPoller = last;
+    }
+    return last;
   }
 
   private static DocumentSet read(JsonResponse response) {

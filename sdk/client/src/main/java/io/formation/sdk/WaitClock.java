@@ -15,19 +15,28 @@ import java.time.Instant;
 final class WaitClock {
   private final Ticker ticker;
   private final long tickAtStart;
-  private final Instant wallAtStart;
+  // The wall-clock instant as its two fields rather than an Instant: every waiting set holds a
+  // clock, and this spares each an object.
+  private final long wallSecondsAtStart;
+  private final int wallNanoAtStart;
 
   WaitClock(Clock clock, Ticker ticker) {
     this.ticker = ticker;
     this.tickAtStart = ticker.nanoTime();
-    this.wallAtStart = clock.instant();
+    Instant wall = clock.instant();
+    this.wallSecondsAtStart = wall.getEpochSecond();
+    this.wallNanoAtStart = wall.getNano();
   }
 
   /**
    * {@return the wall-clock time now, as the ticker has measured it since the wait was taken up}
    */
   Instant now() {
-    return wallAtStart.plusNanos(ticker.nanoTime() - tickAtStart);
+    return wallAtStart().plusNanos(ticker.nanoTime() - tickAtStart);
+  }
+
+  private Instant wallAtStart() {
+    return Instant.ofEpochSecond(wallSecondsAtStart, wallNanoAtStart);
   }
 
   /** {@return the time from now until the instant; negative once it has passed} */
@@ -40,7 +49,7 @@ final class WaitClock {
    * Checks#LONGEST} or more away}
    */
   long reading(Instant instant) {
-    Duration from = Duration.between(wallAtStart, instant);
+    Duration from = Duration.between(wallAtStart(), instant);
     if (from.compareTo(Checks.LONGEST) >= 0) {
       return Ticker.NEVER;
     }

@@ -165,6 +165,7 @@ public final class Concurrency {
     // weigh what is reachable while they all wait. Both sides' figure includes the same ~150
     // bytes per set of the harness and the server (the id, its poll count, the future's slot).
     settle();
+    Map<String, long[]> classes = HeapWatch.histogram();
     long baseline = HeapWatch.liveNow();
     long bytesPerSet;
     try (Side side = factory.apply(slow)) {
@@ -180,6 +181,7 @@ public final class Concurrency {
       Thread.sleep(200);
       long waiting = HeapWatch.liveNow();
       bytesPerSet = (waiting - baseline) / sets;
+      HeapWatch.printGrowth(prefix, classes, sets);
       for (CompletableFuture<?> wait : waits) {
         wait.cancel(true);
       }

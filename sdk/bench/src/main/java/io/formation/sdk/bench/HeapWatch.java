@@ -4,12 +4,15 @@ import com.sun.management.GarbageCollectionNotificationInfo;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryUsage;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.management.JMException;
 import javax.management.ListenerNotFoundException;
 import javax.management.Notification;
 import javax.management.NotificationEmitter;
 import javax.management.NotificationListener;
+import javax.management.ObjectName;
 import javax.management.openmbean.CompositeData;
 
 /**
@@ -63,6 +66,68 @@ final class HeapWatch implements NotificationListener, AutoCloseable {
   static long liveNow() {
     System.gc();
     return usedNow();
+  }
+
+  /**
+   * With {@code -Dbench.histogram=true} (run the benchmark's main class with it), a class histogram
+   * of what is reachable now, read before the baseline's {@link #liveNow()} so that the map itself
+   * is in both figures; otherwise null. For finding what a waiting set holds; see {@link
+   * #printGrowth}.
+   */
+  static Map<String, long[]> histogram() {
+    if (!Boolean.getBoolean("bench.histogram")) {
+      return null;
+    }
+    try {
+      String text =
+          (String)
+              ManagementFactory.getPlatformMBeanServer()
+                  .invoke(
+                      new ObjectName("com.sun.management:type=DiagnosticCommand"),
+                      "gcClassHistogram",
+                      new Object[] {new String[0]},
+                      new String[] {String[].class.getName()});
+      Map<String, long[]> classes = new HashMap<>();
+      for (String line : text.split("\n")) {
+        // "   1:      10000     800000  io.formation.sdk.WaitState"
+        String[] fields = line.trim().split("\\s+");
+        if (fields.length >= 4 && fields[0].endsWith(":")) {
+          classes.put(fields[3], new long[] {Long.parseLong(fields[1]), Long.parseLong(fields[2])});
+        }
+      }
+      return classes;
+    } catch (JMException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * Prints the classes that grew (or shrank) by a tenth of an instance or two bytes per set since
+   * {@code before}, if the histograms are on.
+   */
+  static void printGrowth(String label, Map<String, long[]> before, int sets) {
+    Map<String, long[]> after = histogram();
+    if (before == null || after == null) {
+      return;
+    }
+    System.out.printf("%s: what each of %,d waiting sets holds (instances, bytes)%n", label, sets);
+    after.entrySet().stream()
+        .map(
+            e -> {
+              long[] was = before.getOrDefault(e.getKey(), new long[2]);
+              return Map.entry(
+                  e.getKey(),
+                  new double[] {
+                    (double) (e.getValue()[0] - was[0]) / sets,
+                    (double) (e.getValue()[1] - was[1]) / sets
+                  });
+            })
+        .filter(e -> Math.abs(e.getValue()[0]) >= 0.1 || Math.abs(e.getValue()[1]) >= 2)
+        .sorted((a, b) -> Double.compare(b.getValue()[1], a.getValue()[1]))
+        .forEach(
+            e ->
+                System.out.printf(
+                    "  %6.2f %7.1f B  %s%n", e.getValue()[0], e.getValue()[1], e.getKey()));
   }
 
   @Override

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -299,6 +300,7 @@ public final class RateLimit {
     // includes the same ~150 bytes per set of the harness and the server (the id, its poll count,
     // the future's slot).
     settle();
+    Map<String, long[]> classes = HeapWatch.histogram();
     long baseline = HeapWatch.liveNow();
     long bytesPerSet;
     long parked;
@@ -328,6 +330,7 @@ public final class RateLimit {
       parkingSuccesses = server.successes() - parkingBefore;
       long waiting = HeapWatch.liveNow();
       bytesPerSet = (waiting - baseline) / sets;
+      HeapWatch.printGrowth(prefix, classes, sets);
       for (CompletableFuture<?> wait : waits) {
         wait.cancel(true);
       }

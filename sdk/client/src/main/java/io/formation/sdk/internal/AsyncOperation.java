@@ -2,6 +2,7 @@ package io.formation.sdk.internal;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
@@ -19,22 +20,27 @@ import java.util.concurrent.RejectedExecutionException;
  * holds neither a connection slot nor every timer of the client, as the AWS SDK v2 does with its
  * future-completion executor.
  */
-public final class AsyncOperation<T> {
+public final class AsyncOperation<T> implements Sleeper.Wakeup {
   private static final VarHandle ENDED;
+  private static final VarHandle STEP;
 
   static {
     try {
-      ENDED = MethodHandles.lookup().findVarHandle(AsyncOperation.class, "ended", int.class);
+      MethodHandles.Lookup lookup = MethodHandles.lookup();
+      ENDED = lookup.findVarHandle(AsyncOperation.class, "ended", int.class);
+      STEP = lookup.findVarHandle(AsyncOperation.class, "step", Future.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
   }
 
   // Plain fields and a subclassed future rather than callbacks on futures: thousands of waits are
-  // in flight at once, and each callback costs a completion object and a future of its own.
+  // in flight at once, and each callback costs a completion object and a future of its own. For
+  // the same reason a wait wakes the operation itself, which holds the step that follows it.
   private final Executor completions;
   private final Returned<T> returned = new Returned<>(this);
   private volatile Future<?> step;
+  private volatile Runnable afterWait;
   private volatile int ended;
 
   /**
@@ -65,24 +71,32 @@ public final class AsyncOperation<T> {
   }
 
   /**
-   * Tracks a step and runs {@code next} once it completes normally. A step that fails (a wait whose
-   * client was closed, say) fails the operation instead of stranding it.
+   * Waits on the sleeper, as the step in flight, and runs {@code next} once the wait is over. A
+   * wait that fails (its client was closed, say) fails the operation instead of stranding it.
    */
-  public void after(CompletableFuture<?> step, Runnable next) {
-    if (!track(step)) {
+  public void after(Sleeper sleeper, Duration wait, Runnable next) {
+    Future<?> before = step;
+    afterWait = next;
+    Future<?> waiting = sleeper.after(wait, this);
+    // The wait may be over already, and its next step tracked: that one stays the step in flight.
+    if (STEP.compareAndSet(this, before, waiting) && ended != 0) {
+      waiting.cancel(true);
+    }
+  }
+
+  /** The end of a wait of {@link #after}: runs the step that follows it. */
+  @Override
+  public void wake(Throwable failure) {
+    Runnable next = afterWait;
+    afterWait = null;
+    if (isDone()) {
       return;
     }
-    step.whenComplete(
-        (ignored, failure) -> {
-          if (isDone()) {
-            return;
-          }
-          if (failure != null) {
-            fail(unwrap(failure));
-          } else {
-            run(next);
-          }
-        });
+    if (failure != null) {
+      fail(unwrap(failure));
+    } else {
+      run(next);
+    }
   }
 
   /**

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.DelayQueue;
 import java.util.concurrent.Delayed;
+import java.util.concurrent.Future;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -16,8 +17,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>A wait is one small object, the future itself, in a {@link DelayQueue}: no task, no callbacks
  * and no registry beside it (a {@code ScheduledThreadPoolExecutor} costs about 300 bytes a wait
- * that way, which thousands of waiting sets pay). A cancelled wait stays queued until its time,
- * doing nothing then: removing it at once would cost a scan of the queue.
+ * that way, which thousands of waiting sets pay); what {@link #after(Duration, Wakeup)} wakes is a
+ * field of it, not a callback on the future. A cancelled wait stays queued until its time, doing
+ * nothing then: removing it at once would cost a scan of the queue.
  */
 public final class SchedulerSleeper implements Sleeper, AutoCloseable {
   private final DelayQueue<Wake> queue = new DelayQueue<>();
@@ -36,12 +38,17 @@ public final class SchedulerSleeper implements Sleeper, AutoCloseable {
 
   /** Runs the task every period until the scheduler closes; a closed scheduler runs nothing. */
   public void every(Duration period, Runnable task) {
-    schedule(new Wake(after(period), period.toNanos(), task));
+    schedule(new Periodic(nanosAfter(period), period.toNanos(), task));
   }
 
   @Override
   public CompletableFuture<Void> delay(Duration duration) {
-    return schedule(new Wake(after(Checks.capped(duration)), 0, null));
+    return schedule(new Wake(nanosAfter(Checks.capped(duration)), null));
+  }
+
+  @Override
+  public Future<?> after(Duration duration, Wakeup then) {
+    return schedule(new Wake(nanosAfter(Checks.capped(duration)), then));
   }
 
   private Wake schedule(Wake wake) {
@@ -53,7 +60,7 @@ public final class SchedulerSleeper implements Sleeper, AutoCloseable {
     }
     if (closed) {
       // Closed before or while it was queued: close() may not have seen it.
-      wake.completeExceptionally(closed(null));
+      wake.fire(closed(null));
     }
     return wake;
   }
@@ -66,16 +73,20 @@ public final class SchedulerSleeper implements Sleeper, AutoCloseable {
       } catch (InterruptedException e) {
         return;
       }
-      if (wake.task == null) {
-        wake.complete(null);
-      } else if (!wake.isDone()) {
-        try {
-          wake.task.run();
-        } catch (RuntimeException | Error e) {
-          // A periodic check that failed once still runs next time.
+      try {
+        if (!(wake instanceof Periodic periodic)) {
+          wake.fire(null);
+        } else if (!periodic.isDone()) {
+          try {
+            periodic.task.run();
+          } finally {
+            // A periodic check that failed once still runs next time.
+            periodic.due = nanosAfter(Duration.ofNanos(periodic.period));
+            schedule(periodic);
+          }
         }
-        wake.due = after(Duration.ofNanos(wake.period));
-        schedule(wake);
+      } catch (RuntimeException | Error e) {
+        // What a wait wakes handles its own failures; the scheduler goes on with the next wait.
       }
     }
   }
@@ -86,12 +97,12 @@ public final class SchedulerSleeper implements Sleeper, AutoCloseable {
     closed = true;
     thread.interrupt();
     for (Object wake : queue.toArray()) {
-      ((Wake) wake).completeExceptionally(closed(null));
+      ((Wake) wake).fire(closed(null));
     }
     queue.clear();
   }
 
-  private static long after(Duration duration) {
+  private static long nanosAfter(Duration duration) {
     long now = System.nanoTime();
     long nanos = duration.toNanos();
     // Saturated: a wait of a century must not wrap around to the past.
@@ -112,16 +123,33 @@ public final class SchedulerSleeper implements Sleeper, AutoCloseable {
     };
   }
 
-  /** A wait, and the future that completes when it is over; or a periodic task. */
-  private static final class Wake extends CompletableFuture<Void> implements Delayed {
-    private volatile long due;
-    private final long period;
-    private final Runnable task;
+  /** A wait, and the future that completes when it is over; and what it wakes then, if any. */
+  private static class Wake extends CompletableFuture<Void> implements Delayed {
+    volatile long due;
+    private volatile Wakeup then;
 
-    Wake(long due, long period, Runnable task) {
+    Wake(long due, Wakeup then) {
       this.due = due;
-      this.period = period;
-      this.task = task;
+      this.then = then;
+    }
+
+    /** Ends the wait, and wakes what it wakes unless it was already over (cancelled). */
+    final void fire(Throwable failure) {
+      boolean completed = failure == null ? complete(null) : completeExceptionally(failure);
+      Wakeup woken = then;
+      if (completed && woken != null) {
+        woken.wake(failure);
+      }
+    }
+
+    /** Lets go of what it would wake: a cancelled wait stays queued until its time. */
+    @Override
+    public boolean cancel(boolean mayInterruptIfRunning) {
+      boolean cancelled = super.cancel(mayInterruptIfRunning);
+      if (cancelled) {
+        then = null;
+      }
+      return cancelled;
     }
 
     @Override
@@ -142,6 +170,18 @@ public final class SchedulerSleeper implements Sleeper, AutoCloseable {
     @Override
     public int hashCode() {
       return System.identityHashCode(this);
+    }
+  }
+
+  /** A task run every period until it is cancelled or the scheduler closes. */
+  private static final class Periodic extends Wake {
+    private final long period;
+    private final Runnable task;
+
+    Periodic(long due, long period, Runnable task) {
+      super(due, null);
+      this.period = period;
+      this.task = task;
     }
   }
 }

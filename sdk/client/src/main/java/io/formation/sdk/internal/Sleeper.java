@@ -3,6 +3,7 @@ package io.formation.sdk.internal;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 
 /** Every wait of the SDK goes through this, so tests can replace time instead of sleeping. */
 public interface Sleeper {
@@ -14,6 +15,35 @@ public interface Sleeper {
    * Never throws: a wait that cannot be scheduled is a failed future.
    */
   CompletableFuture<Void> delay(Duration duration);
+
+  /**
+   * Wakes {@code then} after the duration without blocking a thread: with null, or with the failure
+   * of a wait that cannot be scheduled or that a closing client failed. Cancelling the returned
+   * future drops the wait, and {@code then} is not woken. It may be woken before this returns.
+   *
+   * <p>A sleeper of its own may hold {@code then} in the wait itself, where {@link
+   * #delay(Duration)} needs a callback on the future: a second future and a completion object for
+   * each of the thousands of waits parked at once.
+   */
+  default Future<?> after(Duration duration, Wakeup then) {
+    CompletableFuture<Void> wait = delay(duration);
+    wait.whenComplete(
+        (ignored, failure) -> {
+          if (!wait.isCancelled()) {
+            then.wake(failure);
+          }
+        });
+    return wait;
+  }
+
+  /** What {@link #after(Duration, Wakeup)} wakes when its wait is over. */
+  @FunctionalInterface
+  interface Wakeup {
+    /**
+     * @param failure null when the wait is over, else why it ended without waiting its time
+     */
+    void wake(Throwable failure);
+  }
 
   /**
    * Blocks until the wait completes. An interrupt cancels the wait and is thrown; a wait failed by

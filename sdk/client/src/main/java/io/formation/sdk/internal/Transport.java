@@ -350,7 +350,7 @@ public final class Transport {
       return;
     }
     operation.after(
-        sleeper.delay(delay), () -> attemptAsync(request, reader, attempt + 1, false, operation));
+        sleeper, delay, () -> attemptAsync(request, reader, attempt + 1, false, operation));
   }
 
   /**
