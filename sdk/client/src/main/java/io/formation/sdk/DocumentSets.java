@@ -626,7 +626,7 @@ public final class DocumentSets {
       return new ApiRequest(
               "POST",
               origins.endpoint("document_sets"),
-              Wire.WRITER.writeValueAsBytes(params.toJson()),
+              Wire.write(params.toJson()),
               ApiRequest.ANY_JSON,
               options)
           // One key per create: its retries carry it, no other request ever does.

@@ -42,17 +42,27 @@ final class Exceptions implements Failures {
       String body,
       List<ApiError> errors,
       Duration retryAfter) {
-    ApiException.Answer answer =
-        new ApiException.Answer(method, url, status, headers, body, errors);
-    return switch (status) {
-      case 400 -> new BadRequestException(answer);
-      case 401 -> new AuthenticationException(answer);
-      case 403 -> new PermissionDeniedException(answer);
-      case 404 -> new NotFoundException(answer);
-      case 409 -> new ConflictException(answer);
-      case 422 -> new ValidationException(answer);
-      case 429 -> new RateLimitException(answer, retryAfter);
-      default -> status >= 500 ? new ServerException(answer) : new ApiException(answer);
-    };
+    return ByStatus.exception(
+        new ApiException.Answer(method, url, status, headers, body, errors), retryAfter);
+  }
+
+  /**
+   * A class of its own, loaded at the first error: the JVM loads every class this switch makes to
+   * check the switch, and would otherwise load them all at every client's start.
+   */
+  private static final class ByStatus {
+    static ApiException exception(ApiException.Answer answer, Duration retryAfter) {
+      return switch (answer.statusCode()) {
+        case 400 -> new BadRequestException(answer);
+        case 401 -> new AuthenticationException(answer);
+        case 403 -> new PermissionDeniedException(answer);
+        case 404 -> new NotFoundException(answer);
+        case 409 -> new ConflictException(answer);
+        case 422 -> new ValidationException(answer);
+        case 429 -> new RateLimitException(answer, retryAfter);
+        default ->
+            answer.statusCode() >= 500 ? new ServerException(answer) : new ApiException(answer);
+      };
+    }
   }
 }

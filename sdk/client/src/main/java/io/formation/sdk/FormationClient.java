@@ -327,9 +327,31 @@ public final class FormationClient implements AutoCloseable {
     private Clock clock = Clock.systemUTC();
     private Ticker ticker = Ticker.SYSTEM;
     private Sleeper sleeper;
-    private DoubleSupplier random = () -> ThreadLocalRandom.current().nextDouble();
+    private DoubleSupplier random = new ThreadRandom();
 
     private Builder() {}
+
+    // Classes, not lambdas, as on the rest of the way to a first call (see SchedulerSleeper).
+
+    private static final class ThreadRandom implements DoubleSupplier {
+      @Override
+      public double getAsDouble() {
+        return ThreadLocalRandom.current().nextDouble();
+      }
+    }
+
+    private static final class FixedToken implements TokenProvider {
+      private final String token;
+
+      FixedToken(String token) {
+        this.token = token;
+      }
+
+      @Override
+      public String token() {
+        return token;
+      }
+    }
 
     /**
      * The service's base URL, such as {@code https://api.example.com}; endpoints are {@code
@@ -356,7 +378,7 @@ public final class FormationClient implements AutoCloseable {
         throw new IllegalArgumentException("accessToken must not be blank");
       }
       this.accessToken = accessToken;
-      this.tokenProvider = () -> accessToken;
+      this.tokenProvider = new FixedToken(accessToken);
       return this;
     }
 

@@ -1,35 +1,48 @@
 package io.formation.sdk.internal;
 
 import java.util.Set;
+import okhttp3.Call;
 import okhttp3.HttpUrl;
 import okhttp3.Response;
 
 /**
- * Tagged on each request the transport sends. Carries the token to {@link NetworkInterceptor}, so
- * it never sits in a header where other interceptors or logs could see it; remembers the origin the
- * call was made for and the headers the caller added, so a redirect to another origin carries none
- * of them; records whether the request reached the network, so a failure can tell whether anything
- * was written; and keeps an answer OkHttp might replay by itself, so that answer stands instead.
+ * One attempt the transport sends, found by its {@link Call} (the transport keeps the calls in
+ * flight with their attempts). Carries the token to {@link NetworkInterceptor}, so it never sits in
+ * a header where other interceptors or logs could see it; remembers the origin the call was made
+ * for and the headers the caller added, so a redirect to another origin carries none of them;
+ * records whether the request reached the network, so a failure can tell whether anything was
+ * written; and keeps an answer OkHttp might replay by itself, so that answer stands instead.
+ *
+ * <p>Not an OkHttp request tag: tags are keyed by Kotlin classes, and the first one loads about 60
+ * classes of Kotlin's reflection into a partner's process, besides a key object per lookup.
  */
 final class Attempt {
-  private final String origin;
+  private final Call call;
+  private final HttpUrl url;
   private final Set<String> callerHeaders;
   private volatile String token;
   private volatile boolean sent;
   private volatile Response kept;
+  private volatile Thread blocked;
 
   /**
+   * @param call the call that sends it
    * @param url the URL the call was made for
    * @param callerHeaders the names of the headers the caller added (RequestOptions)
    */
-  Attempt(HttpUrl url, Set<String> callerHeaders) {
-    this.origin = Origins.origin(url);
+  Attempt(Call call, HttpUrl url, Set<String> callerHeaders) {
+    this.call = call;
+    this.url = url;
     this.callerHeaders = Set.copyOf(callerHeaders);
+  }
+
+  Call call() {
+    return call;
   }
 
   /** Whether the URL is on another origin than the one the call was made for. */
   boolean crossesOrigin(HttpUrl url) {
-    return !origin.equals(Origins.origin(url));
+    return !Origins.sameOrigin(this.url, url);
   }
 
   Set<String> callerHeaders() {
@@ -62,6 +75,16 @@ final class Attempt {
   /** The kept answer, or null. */
   Response kept() {
     return kept;
+  }
+
+  /** Marks a blocking attempt with the thread blocked on it, for the check of interrupts. */
+  void blocking(Thread thread) {
+    blocked = thread;
+  }
+
+  /** The thread blocked on this attempt; null for an async one. */
+  Thread blocked() {
+    return blocked;
   }
 
   @Override

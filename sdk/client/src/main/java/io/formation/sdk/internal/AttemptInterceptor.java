@@ -2,30 +2,46 @@ package io.formation.sdk.internal;
 
 import io.formation.sdk.TokenProvider;
 import java.io.IOException;
+import java.util.Map;
+import okhttp3.Call;
 import okhttp3.Interceptor;
 import okhttp3.Response;
 
 /**
- * The application interceptor each attempt passes once, on the thread that runs it (the caller's
- * for a blocking call, OkHttp's dispatcher for an async one), never on the client's scheduler: a
- * slow token provider then delays its own attempt only. It fetches the attempt's token, and turns
- * whatever the HTTP stack below throws that is not an {@link IOException} into a {@link
- * FinalFailure}, so it reaches the caller as a {@code FormationException} and kills no thread.
+ * The application interceptor each attempt passes once, when OkHttp takes it up, on the thread that
+ * runs it (the caller's for a blocking call, OkHttp's dispatcher for an async one), never on the
+ * client's scheduler: a slow token provider then delays its own attempt only. It stops an attempt
+ * whose origin was paused while it waited in OkHttp's queue (before a connection is chosen, so it
+ * costs nothing), fetches the attempt's token, and turns whatever the HTTP stack below throws that
+ * is not an {@link IOException} into a {@link FinalFailure}, so it reaches the caller as a {@code
+ * FormationException} and kills no thread. One interceptor for the three, as each one more costs
+ * every call a copy of OkHttp's chain.
  */
 final class AttemptInterceptor implements Interceptor {
+  private final Map<Call, Attempt> attempts;
+  private final Throttle throttle;
   private final TokenProvider tokens;
   private final Failures failures;
 
-  AttemptInterceptor(TokenProvider tokens, Failures failures) {
+  /**
+   * @param attempts the transport's calls in flight, with their attempts
+   */
+  AttemptInterceptor(
+      Map<Call, Attempt> attempts, Throttle throttle, TokenProvider tokens, Failures failures) {
+    this.attempts = attempts;
+    this.throttle = throttle;
     this.tokens = tokens;
     this.failures = failures;
   }
 
   @Override
   public Response intercept(Chain chain) throws IOException {
-    Attempt attempt = chain.request().tag(Attempt.class);
+    Attempt attempt = attempts.get(chain.call());
     // Only the SDK's attempts carry a token; the guard below holds for every request.
     if (attempt != null) {
+      if (throttle.isPaused(chain.request().url())) {
+        throw new Throttle.PausedBeforeSending();
+      }
       attempt.token(token());
     }
     try {

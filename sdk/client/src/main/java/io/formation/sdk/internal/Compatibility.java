@@ -1,6 +1,8 @@
 package io.formation.sdk.internal;
 
 import java.io.File;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.net.Socket;
 import java.net.URL;
 import java.util.ArrayList;
@@ -58,14 +60,19 @@ public final class Compatibility {
 
   /** Holder: read on the first check, then kept for the life of the class loader. */
   private static final class Found {
-    static final List<String> PROBLEMS =
-        problems(
-            staticField("okhttp3.OkHttp", "VERSION"),
-            staticField("kotlin.KotlinVersion", "CURRENT"),
-            staticField("com.fasterxml.jackson.databind.cfg.PackageVersion", "VERSION"),
-            staticField("com.fasterxml.jackson.core.json.PackageVersion", "VERSION"),
-            okioVersion(),
-            hasOkioSocket());
+    static final List<String> PROBLEMS = read();
+
+    private static List<String> read() {
+      boolean okioHasSocket = hasOkioSocket();
+      return problems(
+          staticField("okhttp3.OkHttp", "VERSION"),
+          staticField("kotlin.KotlinVersion", "CURRENT"),
+          staticField("com.fasterxml.jackson.databind.cfg.PackageVersion", "VERSION"),
+          staticField("com.fasterxml.jackson.core.json.PackageVersion", "VERSION"),
+          // Only a problem's message names Okio's version: its jar is not opened to read it else.
+          okioHasSocket ? null : okioVersion(),
+          okioHasSocket);
+    }
   }
 
   static List<String> problems(
@@ -76,17 +83,25 @@ public final class Compatibility {
       String okio,
       boolean okioHasSocket) {
     List<String> problems = new ArrayList<>();
-    okhttpProblem(okhttp).ifPresent(problems::add);
-    okioProblem(okio, okioHasSocket).ifPresent(problems::add);
-    kotlinProblem(kotlin).ifPresent(problems::add);
-    jacksonProblem("jackson-databind", databind).ifPresent(problems::add);
-    jacksonProblem("jackson-core", core).ifPresent(problems::add);
+    add(problems, okhttpProblem(okhttp));
+    add(problems, okioProblem(okio, okioHasSocket));
+    add(problems, kotlinProblem(kotlin));
+    add(problems, jacksonProblem("jackson-databind", databind));
+    add(problems, jacksonProblem("jackson-core", core));
     return List.copyOf(problems);
   }
 
+  private static void add(List<String> problems, Optional<String> problem) {
+    if (problem.isPresent()) {
+      problems.add(problem.get());
+    }
+  }
+
   static Optional<String> okhttpProblem(String found) {
-    return belowFloor(
-        found,
+    if (!olderThan(found, OKHTTP_FLOOR)) {
+      return Optional.empty();
+    }
+    return needs(
         "OkHttp",
         OKHTTP_FLOOR,
         ", but OkHttp "
@@ -164,8 +179,10 @@ public final class Compatibility {
   }
 
   static Optional<String> kotlinProblem(String found) {
-    return belowFloor(
-        found,
+    if (!olderThan(found, KOTLIN_FLOOR)) {
+      return Optional.empty();
+    }
+    return needs(
         "the Kotlin standard library",
         KOTLIN_FLOOR,
         " (OkHttp 5 is written in Kotlin), but kotlin-stdlib "
@@ -183,8 +200,10 @@ public final class Compatibility {
   }
 
   static Optional<String> jacksonProblem(String artifact, String found) {
-    return belowFloor(
-        found,
+    if (!olderThan(found, JACKSON_FLOOR)) {
+      return Optional.empty();
+    }
+    return needs(
         "Jackson",
         JACKSON_FLOOR,
         ", but "
@@ -205,14 +224,10 @@ public final class Compatibility {
 
   /**
    * The problem of a library found older than the SDK's floor for it: "The Formation SDK needs" it
-   * at the floor "or newer", then the rest (what was found and the fix); empty when it is recent
-   * enough or its version unknown.
+   * at the floor "or newer", then the rest (what was found and the fix). Its callers check the
+   * version first: the message is built only for a library that is too old, not at every start.
    */
-  private static Optional<String> belowFloor(
-      String found, String library, String floor, String rest) {
-    if (!olderThan(found, floor)) {
-      return Optional.empty();
-    }
+  private static Optional<String> needs(String library, String floor, String rest) {
     return Optional.of("The Formation SDK needs " + library + " " + floor + " or newer" + rest);
   }
 
@@ -281,15 +296,28 @@ public final class Compatibility {
     return part.substring(0, end);
   }
 
-  /** Whether Okio has {@code okio.Okio.socket}; true when Okio is absent (it fails on its own). */
+  /**
+   * Whether Okio has {@code okio.Okio.socket(Socket)}, with the very type OkHttp links against;
+   * true when Okio is absent (it fails on its own). A method handle looks up that one member:
+   * {@code Class.getMethod} would load the types of all of Okio's public methods (ciphers, hashes,
+   * file systems) at every start.
+   */
   static boolean hasOkioSocket() {
+    ClassLoader loader = Compatibility.class.getClassLoader();
+    Class<?> okio;
     try {
-      Class<?> okio = Class.forName("okio.Okio", false, Compatibility.class.getClassLoader());
-      okio.getMethod("socket", Socket.class);
-      return true;
-    } catch (NoSuchMethodException e) {
-      return false;
+      okio = Class.forName("okio.Okio", false, loader);
     } catch (ClassNotFoundException | LinkageError e) {
+      return true;
+    }
+    try {
+      Class<?> socket = Class.forName("okio.Socket", false, loader);
+      MethodHandles.publicLookup()
+          .findStatic(okio, "socket", MethodType.methodType(socket, Socket.class));
+      return true;
+    } catch (ClassNotFoundException | NoSuchMethodException | IllegalAccessException e) {
+      return false;
+    } catch (LinkageError e) {
       return true;
     }
   }

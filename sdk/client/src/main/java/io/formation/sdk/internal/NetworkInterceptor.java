@@ -3,6 +3,8 @@ package io.formation.sdk.internal;
 import java.io.IOException;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
+import java.util.Map;
+import okhttp3.Call;
 import okhttp3.Connection;
 import okhttp3.Interceptor;
 import okhttp3.MediaType;
@@ -24,16 +26,18 @@ import okio.BufferedSink;
  * policy's to decide: the answer is kept to stand instead, and OkHttp is shown it without its
  * {@code Retry-After}, which OkHttp would parse as an {@code int} and fail on past 2^31 s.
  *
+ * @param attempts the transport's calls in flight, with their attempts
  * @param origins which origins are trusted with the token
  * @param maxResponseBytes the most of an answer kept to stand when a replay is refused
  */
-record NetworkInterceptor(Origins origins, long maxResponseBytes) implements Interceptor {
+record NetworkInterceptor(Map<Call, Attempt> attempts, Origins origins, long maxResponseBytes)
+    implements Interceptor {
   private static final MediaType JSON = MediaType.get("application/json; charset=utf-8");
 
   @Override
   public Response intercept(Chain chain) throws IOException {
     Request request = chain.request();
-    Attempt attempt = request.tag(Attempt.class);
+    Attempt attempt = attempts.get(chain.call());
     if (attempt == null) {
       return chain.proceed(request);
     }
@@ -44,12 +48,15 @@ record NetworkInterceptor(Origins origins, long maxResponseBytes) implements Int
       throw new StaleConnection();
     }
     attempt.markSent();
-    Request.Builder sent = request.newBuilder().removeHeader("Authorization");
+    Request.Builder sent = request.newBuilder();
     if (attempt.crossesOrigin(request.url())) {
       attempt.callerHeaders().forEach(sent::removeHeader);
     }
     if (origins.isTrusted(request.url())) {
+      // Replaces any Authorization an interceptor up the chain may have set.
       sent.header("Authorization", "Bearer " + attempt.token());
+    } else {
+      sent.removeHeader("Authorization");
     }
     // The response carries the request without the token, so nothing up the chain (a caller's
     // logging interceptor, say) can read it back from response.request().

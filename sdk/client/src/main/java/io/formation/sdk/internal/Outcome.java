@@ -1,7 +1,6 @@
 package io.formation.sdk.internal;
 
 import java.io.IOException;
-import okhttp3.Call;
 import okhttp3.Headers;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
@@ -34,42 +33,41 @@ record Outcome(
    * Reads the response, at most {@code limit} bytes of its body. An answer the network interceptor
    * kept stands for the one OkHttp returns: it has every header the service sent.
    */
-  static Outcome of(Call call, Response response, long limit) {
-    Attempt attempt = call.request().tag(Attempt.class);
-    Response answer = attempt != null && attempt.kept() != null ? attempt.kept() : response;
+  static Outcome of(Attempt attempt, Response response, long limit) {
+    Response answer = attempt.kept() != null ? attempt.kept() : response;
     try (ResponseBody body = answer.body()) {
       BufferedSource source = body.source();
       boolean tooLarge = source.request(limit + 1);
       Buffer buffer = source.getBuffer();
       byte[] bytes = buffer.readByteArray(Math.min(buffer.size(), limit));
       return new Outcome(
-          answer.code(), answer.headers(), bytes, tooLarge, null, true, false, token(call));
+          answer.code(), answer.headers(), bytes, tooLarge, null, true, false, attempt.token());
     } catch (IOException e) {
-      return failed(call, e, limit);
+      return failed(attempt, e, limit);
     }
   }
 
   /** The failure of an attempt; an answer the network interceptor kept stands in for a replay. */
-  static Outcome failed(Call call, IOException failure, long limit) {
-    Attempt attempt = call.request().tag(Attempt.class);
-    if (attempt != null && attempt.kept() != null && !(failure instanceof FinalFailure)) {
-      return of(call, attempt.kept(), limit);
+  static Outcome failed(Attempt attempt, IOException failure, long limit) {
+    if (attempt.kept() != null && !(failure instanceof FinalFailure)) {
+      return of(attempt, attempt.kept(), limit);
     }
-    boolean sent = attempt == null || attempt.wasSent();
     boolean stopped = Thread.currentThread().isInterrupted();
-    String token = token(call);
+    String token = attempt.token();
     return new Outcome(
-        0, Headers.of(), new byte[0], false, Redaction.scrub(failure, token), sent, stopped, token);
+        0,
+        Headers.of(),
+        new byte[0],
+        false,
+        Redaction.scrub(failure, token),
+        attempt.wasSent(),
+        stopped,
+        token);
   }
 
   /** An attempt that was never sent, for the reason given. */
   static Outcome notSent(IOException reason) {
     return new Outcome(0, Headers.of(), new byte[0], false, reason, false, false, null);
-  }
-
-  private static String token(Call call) {
-    Attempt attempt = call.request().tag(Attempt.class);
-    return attempt == null ? null : attempt.token();
   }
 
   boolean isSuccess() {

@@ -82,7 +82,7 @@ record Responses(RetryPolicy retryPolicy, Failures failures, long maxResponseByt
       return MissingNode.getInstance();
     }
     try {
-      return Wire.READER.readTree(outcome.body());
+      return Wire.readTree(outcome.body());
     } catch (JsonProcessingException e) {
       // Jackson's message quotes the body; the parse error is not kept as the cause for that
       // reason, and the message is redacted below like every other piece of service text.
@@ -112,7 +112,7 @@ record Responses(RetryPolicy retryPolicy, Failures failures, long maxResponseByt
     String body = keptBody(outcome);
     List<ApiError> errors = List.of();
     try {
-      errors = Wire.errors(Wire.READER.readTree(body));
+      errors = Wire.errors(Wire.readTree(body));
     } catch (IOException notJson) {
       // An HTML page from a proxy, say: the raw body is kept and shown instead.
     }

@@ -142,7 +142,8 @@ public record RetryPolicy(
 
   /** Statuses that say "try again later": 408, 429, 500, 502, 503, 504. */
   public static boolean isTransient(int status) {
-    return RETRIED.contains(status);
+    // A success is told without a lookup, which would box its status on every call.
+    return status >= 400 && RETRIED.contains(status);
   }
 
   /** Whether a refusal with this status and a Retry-After pauses its whole origin. */

@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class SchedulerSleeper implements Sleeper, AutoCloseable {
   private final DelayQueue<Wake> queue = new DelayQueue<>();
   private final AtomicBoolean started = new AtomicBoolean();
-  private final Thread thread = daemonThreads("formation-scheduler").newThread(this::run);
+  private final Thread thread = daemonThreads("formation-scheduler").newThread(new Runner());
   private volatile boolean closed;
 
   /**
@@ -115,12 +115,33 @@ public final class SchedulerSleeper implements Sleeper, AutoCloseable {
 
   /** Daemon threads named {@code <prefix>-N}: the SDK never keeps a JVM alive. */
   public static ThreadFactory daemonThreads(String prefix) {
-    AtomicInteger count = new AtomicInteger();
-    return runnable -> {
+    return new DaemonThreads(prefix);
+  }
+
+  // Classes rather than lambdas here and on the way to a client's first call: the JVM spins a
+  // class for each lambda the first time it runs, several times the cost of loading one.
+
+  private static final class DaemonThreads implements ThreadFactory {
+    private final String prefix;
+    private final AtomicInteger count = new AtomicInteger();
+
+    DaemonThreads(String prefix) {
+      this.prefix = prefix;
+    }
+
+    @Override
+    public Thread newThread(Runnable runnable) {
       Thread thread = new Thread(runnable, prefix + "-" + count.incrementAndGet());
       thread.setDaemon(true);
       return thread;
-    };
+    }
+  }
+
+  private final class Runner implements Runnable {
+    @Override
+    public void run() {
+      SchedulerSleeper.this.run();
+    }
   }
 
   /** A wait, and the future that completes when it is over; and what it wakes then, if any. */

@@ -11,8 +11,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.DoubleSupplier;
 import okhttp3.Headers;
 import okhttp3.HttpUrl;
-import okhttp3.Interceptor;
-import okhttp3.Request;
 
 /**
  * One client's view of the service's limits, per origin, shared by blocking and async calls and by
@@ -107,6 +105,9 @@ public final class Throttle {
   private final double ceiling;
   private final double ceilingBurst;
   private final Map<String, Lane> lanes = new ConcurrentHashMap<>();
+
+  /** The lane used last: a client calls one origin, nearly always, found without a lookup. */
+  private volatile Lane recent;
 
   /**
    * @param perSecond the request budget's rate, a ceiling on the learned one; 0 for none
@@ -218,7 +219,18 @@ public final class Throttle {
   }
 
   private Lane lane(HttpUrl url) {
-    return lanes.computeIfAbsent(Origins.origin(url), origin -> new Lane());
+    Lane lane = recent;
+    if (lane == null || !Origins.sameOrigin(lane.origin, url)) {
+      String origin = Origins.origin(url);
+      lane = lanes.get(origin);
+      if (lane == null) {
+        Lane made = new Lane(url);
+        lane = lanes.putIfAbsent(origin, made);
+        lane = lane == null ? made : lane;
+      }
+      recent = lane;
+    }
+    return lane;
   }
 
   /**
@@ -226,7 +238,10 @@ public final class Throttle {
    * call that waited in OkHttp's queue while a pause began must not go out in it.
    */
   boolean isPaused(HttpUrl url) {
-    Lane lane = lanes.get(Origins.origin(url));
+    Lane lane = recent;
+    if (lane == null || !Origins.sameOrigin(lane.origin, url)) {
+      lane = lanes.get(Origins.origin(url));
+    }
     if (lane == null) {
       return false;
     }
@@ -290,21 +305,10 @@ public final class Throttle {
   }
 
   /**
-   * Stops a call whose origin was paused while it waited in OkHttp's queue. An application
-   * interceptor, so it runs when OkHttp takes the call up and before a connection is chosen: a call
+   * The origin was paused while the call waited in OkHttp's queue; nothing was sent. Thrown by
+   * {@link AttemptInterceptor} when OkHttp takes the call up, before a connection is chosen: a call
    * stopped there costs nothing, not even a connection.
    */
-  Interceptor pauseCheck() {
-    return chain -> {
-      Request request = chain.request();
-      if (request.tag(Attempt.class) != null && isPaused(request.url())) {
-        throw new PausedBeforeSending();
-      }
-      return chain.proceed(request);
-    };
-  }
-
-  /** The origin was paused while the call waited in OkHttp's queue; nothing was sent. */
   static final class PausedBeforeSending extends IOException {
     private static final long serialVersionUID = 1L;
 
@@ -370,6 +374,9 @@ public final class Throttle {
    * its own lock; futures are completed outside it, as a sleeper may run their callbacks at once.
    */
   private final class Lane {
+    /** A URL of the lane's origin. */
+    final HttpUrl origin;
+
     // The pause: until when, and when the calls it held have all resumed (Ticker readings).
     private boolean paused;
     private long pauseUntil;
@@ -392,7 +399,8 @@ public final class Throttle {
     private final ArrayDeque<Turn> interactive = new ArrayDeque<>();
     private final ArrayDeque<Turn> polls = new ArrayDeque<>();
 
-    Lane() {
+    Lane(HttpUrl origin) {
+      this.origin = origin;
       // A budget starts full; a learned rate starts empty, at the refusal that teaches it.
       tokens = ceiling == Double.POSITIVE_INFINITY ? 0 : ceilingBurst;
       refilled = ticker.nanoTime();

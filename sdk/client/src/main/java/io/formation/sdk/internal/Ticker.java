@@ -10,8 +10,14 @@ import java.time.Duration;
  */
 @FunctionalInterface
 public interface Ticker {
-  /** The JVM's monotonic clock. */
-  Ticker SYSTEM = System::nanoTime;
+  /** The JVM's monotonic clock; a class, not a lambda (see {@code SchedulerSleeper}). */
+  Ticker SYSTEM =
+      new Ticker() {
+        @Override
+        public long nanoTime() {
+          return System.nanoTime();
+        }
+      };
 
   /** A reading that never comes: the deadline of a timeout of {@link Checks#LONGEST} or more. */
   long NEVER = Long.MAX_VALUE;

@@ -6,6 +6,7 @@ import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -44,8 +45,10 @@ public final class Transport {
   private final String userAgent;
   private final long maxResponseBytes;
   private volatile boolean closed;
-  private final Set<Call> live = ConcurrentHashMap.newKeySet();
-  private final Map<Call, Thread> blocking = new ConcurrentHashMap<>();
+
+  /** The calls in flight, with their attempts: closing cancels them, interceptors find them. */
+  private final Map<Call, Attempt> live = new ConcurrentHashMap<>();
+
   private final AtomicBoolean watchingInterrupts = new AtomicBoolean();
 
   /**
@@ -76,9 +79,8 @@ public final class Transport {
             // A caller's authenticator would answer a 401 by re-sending the request, a POST
             // included, with credentials of its own.
             .authenticator(Authenticator.NONE)
-            .addInterceptor(throttle.pauseCheck())
-            .addInterceptor(new AttemptInterceptor(tokens, failures))
-            .addNetworkInterceptor(new NetworkInterceptor(origins, maxResponseBytes))
+            .addInterceptor(new AttemptInterceptor(live, throttle, tokens, failures))
+            .addNetworkInterceptor(new NetworkInterceptor(live, origins, maxResponseBytes))
             .build();
     this.retryPolicy = retryPolicy;
     this.throttle = throttle;
@@ -110,7 +112,7 @@ public final class Transport {
   /** Refuses every later call and cancels the calls in flight; they fail, and are not retried. */
   public void close() {
     closed = true;
-    live.forEach(Call::cancel);
+    live.keySet().forEach(Call::cancel);
   }
 
   /** Sends the request, retrying as the policy allows, and reads the body with the reader. */
@@ -166,22 +168,21 @@ public final class Transport {
   }
 
   private Outcome attempt(ApiRequest request) {
-    Call call = newCall(request);
-    blocking.put(call, Thread.currentThread());
+    Attempt attempt = newCall(request);
+    attempt.blocking(Thread.currentThread());
     watchInterrupts();
-    try (Response response = call.execute()) {
-      return Outcome.of(call, response, maxResponseBytes);
+    try (Response response = attempt.call().execute()) {
+      return Outcome.of(attempt, response, maxResponseBytes);
     } catch (IOException e) {
-      return Outcome.failed(call, e, maxResponseBytes);
+      return Outcome.failed(attempt, e, maxResponseBytes);
     } catch (RuntimeException e) {
       // AttemptInterceptor catches what the stack throws; this is what OkHttp throws around it.
       return Outcome.failed(
-          call,
+          attempt,
           new FinalFailure(failures.failure("The HTTP stack failed during the call: " + e, e)),
           maxResponseBytes);
     } finally {
-      blocking.remove(call);
-      live.remove(call);
+      live.remove(attempt.call());
     }
   }
 
@@ -192,15 +193,20 @@ public final class Transport {
    */
   private void watchInterrupts() {
     if (watchingInterrupts.compareAndSet(false, true)) {
-      scheduler.every(
-          INTERRUPT_CHECK,
-          () ->
-              blocking.forEach(
-                  (call, thread) -> {
-                    if (thread.isInterrupted()) {
-                      call.cancel();
-                    }
-                  }));
+      scheduler.every(INTERRUPT_CHECK, new InterruptCheck());
+    }
+  }
+
+  /** A class, not a lambda (see {@link SchedulerSleeper}): the first blocking call starts it. */
+  private final class InterruptCheck implements Runnable {
+    @Override
+    public void run() {
+      for (Attempt attempt : live.values()) {
+        Thread thread = attempt.blocked();
+        if (thread != null && thread.isInterrupted()) {
+          attempt.call().cancel();
+        }
+      }
     }
   }
 
@@ -268,7 +274,8 @@ public final class Transport {
       Function<JsonResponse, T> reader,
       int attempt,
       AsyncOperation<T> operation) {
-    Call call = newCall(request);
+    Attempt inFlight = newCall(request);
+    Call call = inFlight.call();
     long started = System.nanoTime();
     long sentAt = throttle.now();
     CompletableFuture<Outcome> outcome = new CompletableFuture<>();
@@ -290,7 +297,7 @@ public final class Transport {
             live.remove(call);
             // Caught here, an Error neither kills OkHttp's thread nor strands the caller's future.
             try (response) {
-              outcome.complete(Outcome.of(call, response, maxResponseBytes));
+              outcome.complete(Outcome.of(inFlight, response, maxResponseBytes));
             } catch (Throwable t) {
               outcome.completeExceptionally(t);
             }
@@ -300,7 +307,7 @@ public final class Transport {
           public void onFailure(Call call, IOException e) {
             live.remove(call);
             try {
-              outcome.complete(Outcome.failed(call, e, maxResponseBytes));
+              outcome.complete(Outcome.failed(inFlight, e, maxResponseBytes));
             } catch (Throwable t) {
               outcome.completeExceptionally(t);
             }
@@ -378,21 +385,8 @@ public final class Transport {
     return !closed && outcome.failure() instanceof Throttle.PausedBeforeSending;
   }
 
-  private Call newCall(ApiRequest request) {
-    Call call = http.newCall(toOkHttp(request));
-    request
-        .options()
-        .timeout()
-        .ifPresent(timeout -> call.timeout().timeout(timeout.toMillis(), TimeUnit.MILLISECONDS));
-    live.add(call);
-    if (closed) {
-      // close() may have run between the check in toOkHttp and the add: don't let this one slip.
-      call.cancel();
-    }
-    return call;
-  }
-
-  private Request toOkHttp(ApiRequest request) {
+  /** The call of the request's next attempt, in flight from here on. */
+  private Attempt newCall(ApiRequest request) {
     if (closed) {
       throw new IllegalStateException(
           "The FormationClient is closed: " + Responses.describe(request));
@@ -401,16 +395,38 @@ public final class Transport {
         request.body() == null ? null : NetworkInterceptor.body(request.method(), request.body());
     Request.Builder okhttp =
         new Request.Builder().url(request.url()).method(request.method(), body);
-    Set<String> callerHeaders = new HashSet<>(request.options().headers().keySet());
-    request.options().headers().forEach(okhttp::header);
-    if (request.idempotencyKey() != null) {
-      okhttp.header(IDEMPOTENCY_KEY, request.idempotencyKey());
-      callerHeaders.add(IDEMPOTENCY_KEY);
+    Map<String, String> headers = request.options().headers();
+    String key = request.idempotencyKey();
+    Set<String> callerHeaders = Set.of();
+    if (!headers.isEmpty() || key != null) {
+      Set<String> names = new HashSet<>(headers.keySet());
+      for (Map.Entry<String, String> header : headers.entrySet()) {
+        okhttp.header(header.getKey(), header.getValue());
+      }
+      if (key != null) {
+        okhttp.addHeader(IDEMPOTENCY_KEY, key);
+        names.add(IDEMPOTENCY_KEY);
+      }
+      callerHeaders = names;
     }
-    return okhttp
-        .header("Accept", request.accept())
-        .header("User-Agent", userAgent)
-        .tag(Attempt.class, new Attempt(request.url(), callerHeaders))
-        .build();
+    // Added, not set: a caller can give none of these three (RequestOptions refuses them), so
+    // there is no earlier value to look for and replace.
+    Call call =
+        http.newCall(
+            okhttp
+                .addHeader("Accept", request.accept())
+                .addHeader("User-Agent", userAgent)
+                .build());
+    Optional<Duration> timeout = request.options().timeout();
+    if (timeout.isPresent()) {
+      call.timeout().timeout(timeout.get().toMillis(), TimeUnit.MILLISECONDS);
+    }
+    Attempt attempt = new Attempt(call, request.url(), callerHeaders);
+    live.put(call, attempt);
+    if (closed) {
+      // close() may have run between the check above and the put: don't let this one slip.
+      call.cancel();
+    }
+    return attempt;
   }
 }

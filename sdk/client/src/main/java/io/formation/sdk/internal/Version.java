@@ -26,7 +26,17 @@ public final class Version {
 
   /** {@code formation-java/<sdk> java/<runtime>}, with the caller's product token first. */
   public static String userAgent(String product) {
-    String sdk = "formation-java/" + SDK + " java/" + Runtime.version();
+    String sdk = "formation-java/" + SDK + " java/" + runtime();
     return product == null ? sdk : product + " " + sdk;
+  }
+
+  /**
+   * The text of {@link Runtime#version()}, read from {@code java.runtime.version}, which the JDK
+   * sets to it: its {@code toString()} runs a stream whose lambdas cost a client's cold start about
+   * as much as the rest of building the user agent.
+   */
+  private static String runtime() {
+    String version = System.getProperty("java.runtime.version");
+    return version != null ? version : Runtime.version().toString();
   }
 }

@@ -1,6 +1,7 @@
 package io.formation.sdk.internal;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -19,6 +20,7 @@ import io.formation.sdk.model.FormAction;
 import io.formation.sdk.model.Page;
 import io.formation.sdk.model.PageLinks;
 import io.formation.sdk.model.Team;
+import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,23 +52,37 @@ public final class Wire {
   public static final List<String> APP_LINK_FIELDS =
       List.of("app_url", "appUrl", "app_link", "appLink");
 
+  /** Where a document set's state is. */
+  private static final List<String> STATE_FIELDS = List.of("state");
+
   /** Which member of a plain object may hold the list of forms. */
   public static final List<String> FORM_LIST_FIELDS = List.of("forms", "data", "items");
 
   /**
    * One mapper for the JSON the SDK reads and writes itself (building one is the costliest part of
-   * starting a client), kept private: the rest of the SDK reads and writes through the immutable
-   * reader and writer below, so nothing can reconfigure it.
+   * starting a client), kept private: the rest of the SDK reads and writes through the methods
+   * below, so nothing can reconfigure it. They call the mapper itself, not an {@code ObjectReader}
+   * or {@code ObjectWriter} of it: the same settings, without loading those classes at a client's
+   * first call.
    */
   private static final ObjectMapper MAPPER = mapper();
 
-  /** Reads JSON into trees; immutable. */
-  public static final ObjectReader READER = MAPPER.reader();
-
-  /** Writes the SDK's own trees as JSON; immutable. */
-  public static final ObjectWriter WRITER = MAPPER.writer();
-
   private Wire() {}
+
+  /** {@return the JSON as a tree; a missing node for no content} */
+  public static JsonNode readTree(byte[] json) throws IOException {
+    return MAPPER.readTree(json);
+  }
+
+  /** {@return the JSON as a tree; a missing node for no content} */
+  public static JsonNode readTree(String json) throws JsonProcessingException {
+    return MAPPER.readTree(json);
+  }
+
+  /** {@return the SDK's own value (a tree) as JSON} */
+  public static byte[] write(Object value) throws JsonProcessingException {
+    return MAPPER.writeValueAsBytes(value);
+  }
 
   /** The settings every mapper of the SDK has. */
   private static ObjectMapper mapper() {
@@ -121,15 +137,16 @@ public final class Wire {
   public static DocumentSet documentSet(JsonNode body) {
     JsonNode resource = unwrap(body, "a document set");
     String id = requiredText(resource, "id", "document set");
-    String state =
-        text(field(resource, List.of("state")))
-            .orElseThrow(() -> new ShapeException("the document set " + id + " has no state"));
-    Optional<URI> appLink = appLink(resource);
-    if (appLink.isEmpty() && resource != body) {
-      // JSON:API also allows links about the primary data at the top level of the document.
-      appLink = link(body.path("links").path("app")).flatMap(Wire::uri);
+    String state = textOrNull(field(resource, STATE_FIELDS));
+    if (state == null) {
+      throw new ShapeException("the document set " + id + " has no state");
     }
-    return new DocumentSet(id, DocumentSetState.of(state), appLink, resource);
+    URI appLink = appLink(resource);
+    if (appLink == null && resource != body) {
+      // JSON:API also allows links about the primary data at the top level of the document.
+      appLink = uri(linkOrNull(body.path("links").path("app")));
+    }
+    return new DocumentSet(id, DocumentSetState.of(state), Optional.ofNullable(appLink), resource);
   }
 
   public static List<Form> forms(JsonNode body) {
@@ -205,7 +222,7 @@ public final class Wire {
           type.equals("forms") || !field(resource, SCHEMA_FIELDS).isMissingNode();
       boolean looksLikeSet =
           type.equals("document_sets")
-              || (!looksLikeForm && !field(resource, List.of("state")).isMissingNode());
+              || (!looksLikeForm && !field(resource, STATE_FIELDS).isMissingNode());
       if (looksLikeForm) {
         form = lenient(Wire::form, resource);
       } else if (looksLikeSet) {
@@ -288,7 +305,8 @@ public final class Wire {
    * the resource: its {@code data} member is a field (JSON Forms calls a form's values "data").
    */
   private static JsonNode resourceOf(JsonNode body) {
-    return body.path("data").isObject() && !body.hasNonNull("id") ? body.get("data") : body;
+    JsonNode data = body.get("data");
+    return data != null && data.isObject() && !body.hasNonNull("id") ? data : body;
   }
 
   private static JsonNode unwrap(JsonNode body, String what) {
@@ -301,44 +319,81 @@ public final class Wire {
 
   /** The first present spelling, in {@code attributes} first, then at the top level. */
   static JsonNode field(JsonNode resource, List<String> names) {
-    JsonNode attributes = resource.path("attributes");
-    for (JsonNode scope : List.of(attributes, resource)) {
-      for (String name : names) {
-        JsonNode value = scope.get(name);
-        if (value != null && !value.isNull()) {
-          return value;
-        }
-      }
+    JsonNode value = first(resource.path("attributes"), names);
+    if (value == null) {
+      value = first(resource, names);
     }
-    return MissingNode.getInstance();
+    return value != null ? value : MissingNode.getInstance();
   }
 
-  private static Optional<URI> appLink(JsonNode resource) {
+  private static JsonNode first(JsonNode scope, List<String> names) {
+    for (String name : names) {
+      JsonNode value = scope.get(name);
+      if (value != null && !value.isNull()) {
+        return value;
+      }
+    }
+    return null;
+  }
+
+  /** The app link, or null when there is none or it is not a URI. */
+  private static URI appLink(JsonNode resource) {
     JsonNode link = field(resource, APP_LINK_FIELDS);
     if (link.isMissingNode()) {
       link = resource.path("links").path("app");
     }
-    return link(link).flatMap(Wire::uri);
+    return uri(linkOrNull(link));
   }
 
-  private static Optional<URI> uri(String value) {
+  /** The URI, or null when the value is null or not a URI. */
+  private static URI uri(String value) {
+    if (value == null) {
+      return null;
+    }
+    ParsedLink last = lastLink;
+    if (last != null && last.text.equals(value)) {
+      return last.uri;
+    }
     try {
-      return Optional.of(URI.create(value));
+      URI uri = URI.create(value);
+      lastLink = new ParsedLink(value, uri);
+      return uri;
     } catch (IllegalArgumentException e) {
-      return Optional.empty();
+      return null;
     }
   }
 
-  /** A JSON:API link is a string or an object with {@code href}. */
-  private static Optional<String> link(JsonNode link) {
-    return link != null && link.isObject() ? text(link.get("href")) : text(link);
+  /**
+   * The link parsed last: a wait reads one document set poll after poll, with the same app link
+   * each time, and parsing a URI costs more than all the rest of reading the set. A URI is
+   * immutable, so one parse serves them all; a link that differs is parsed and kept instead.
+   */
+  private static volatile ParsedLink lastLink;
+
+  private static final class ParsedLink {
+    final String text;
+    final URI uri;
+
+    ParsedLink(String text, URI uri) {
+      this.text = text;
+      this.uri = uri;
+    }
+  }
+
+  /** A JSON:API link is a string or an object with {@code href}; null if neither. */
+  private static String linkOrNull(JsonNode link) {
+    return link != null && link.isObject() ? textOrNull(link.get("href")) : textOrNull(link);
   }
 
   private static String requiredText(JsonNode resource, String name, String what) {
-    return text(resource.get(name))
-        .or(() -> text(resource.path("attributes").get(name)))
-        .filter(value -> !value.isBlank())
-        .orElseThrow(() -> new ShapeException("a " + what + " has no " + name));
+    String value = textOrNull(resource.get(name));
+    if (value == null) {
+      value = textOrNull(resource.path("attributes").get(name));
+    }
+    if (value == null || value.isBlank()) {
+      throw new ShapeException("a " + what + " has no " + name);
+    }
+    return value;
   }
 
   /** The node's text if it is a JSON string; numbers and the like are not links or methods. */
@@ -347,8 +402,11 @@ public final class Wire {
   }
 
   private static Optional<String> text(JsonNode node) {
-    return node != null && node.isValueNode() && !node.isNull()
-        ? Optional.of(node.asText())
-        : Optional.empty();
+    return Optional.ofNullable(textOrNull(node));
+  }
+
+  /** The text of a value node (a string, a number, a boolean), or null. */
+  private static String textOrNull(JsonNode node) {
+    return node != null && node.isValueNode() && !node.isNull() ? node.asText() : null;
   }
 }
