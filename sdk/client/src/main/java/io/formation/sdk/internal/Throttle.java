@@ -219,16 +219,24 @@ public final class Throttle {
   }
 
   private Lane lane(HttpUrl url) {
+    Lane lane = existing(url);
+    if (lane == null) {
+      Lane made = new Lane(url);
+      lane = lanes.putIfAbsent(Origins.origin(url), made);
+      lane = lane == null ? made : lane;
+      recent = lane;
+    }
+    return lane;
+  }
+
+  /** The URL's origin's lane, or null if it has none yet. */
+  private Lane existing(HttpUrl url) {
     Lane lane = recent;
     if (lane == null || !Origins.sameOrigin(lane.origin, url)) {
-      String origin = Origins.origin(url);
-      lane = lanes.get(origin);
-      if (lane == null) {
-        Lane made = new Lane(url);
-        lane = lanes.putIfAbsent(origin, made);
-        lane = lane == null ? made : lane;
+      lane = lanes.get(Origins.origin(url));
+      if (lane != null) {
+        recent = lane;
       }
-      recent = lane;
     }
     return lane;
   }
@@ -238,10 +246,7 @@ public final class Throttle {
    * call that waited in OkHttp's queue while a pause began must not go out in it.
    */
   boolean isPaused(HttpUrl url) {
-    Lane lane = recent;
-    if (lane == null || !Origins.sameOrigin(lane.origin, url)) {
-      lane = lanes.get(Origins.origin(url));
-    }
+    Lane lane = existing(url);
     if (lane == null) {
       return false;
     }
@@ -272,7 +277,7 @@ public final class Throttle {
       return;
     }
     if (!RetryPolicy.pausesOrigin(status)) {
-      Lane lane = lanes.get(Origins.origin(request.url()));
+      Lane lane = existing(request.url());
       if (lane != null) {
         synchronized (lane) {
           lane.answers.count(ticker.nanoTime());
