@@ -340,12 +340,14 @@ public final class Throttle {
       }
       long elapsed = now - start;
       if (elapsed >= MEASURE_WINDOW_NANOS) {
-        if (elapsed < 10 * MEASURE_WINDOW_NANOS) {
+        if (elapsed < 2 * MEASURE_WINDOW_NANOS) {
           double newest = count * 1e9 / elapsed;
           smoothed = once ? SMOOTH * newest + (1 - SMOOTH) * smoothed : newest;
           once = true;
         }
-        // After a quiet spell (a pause, say), the window starts anew rather than averaging it in.
+        // A window that took twice its length to close had a quiet spell in it (a pause, say): it
+        // starts anew rather than averaging the spell in, which would cut the next cut's rate to a
+        // fraction of what was sent and answered on either side of it.
         start = now;
         count = 0;
       }
