@@ -470,8 +470,7 @@ class ThrottleTest {
     // Within twelve seconds of the rise, a second is answered at 90% of the raised limit: the rate
     // doubles past the old one until refused, then climbs back from 70% of what was answered.
     // CUBIC's convex curve, flat past 500 a second, was still under 1,100 a second ten seconds on.
-    assertThat(raised)
-        .anySatisfy(second -> assertThat(second[0]).isGreaterThanOrEqualTo(1_800));
+    assertThat(raised).anySatisfy(second -> assertThat(second[0]).isGreaterThanOrEqualTo(1_800));
     // The drop is followed within a second: from then on, at most 5% of each second refused.
     assertThat(low.subList(1, 10))
         .allSatisfy(
