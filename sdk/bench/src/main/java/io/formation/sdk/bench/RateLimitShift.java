@@ -135,7 +135,7 @@ public final class RateLimitShift {
         prefixed(
             "follows the drop (refused < 5%) after",
             runs.stream()
-                .map(run -> followed(phase(run, 1), b -> b.refused() < 0.05 * total(b)))
+                .map(run -> followed(phase(run, 1), b -> b.refused() <= 0.05 * total(b)))
                 .toArray(String[]::new)));
     System.out.printf(
         format,
@@ -166,7 +166,10 @@ public final class RateLimitShift {
     return run.buckets().subList(phase * run.phaseBuckets(), (phase + 1) * run.phaseBuckets());
   }
 
-  /** The time from the phase's start to the first half second from which the test holds on. */
+  /**
+   * The time from the phase's start to the first half second from which the test holds on. A half
+   * second of a pause, nothing sent and nothing refused, holds for the drop.
+   */
   private static String followed(List<Bucket> buckets, Predicate<Bucket> ok) {
     for (int i = 0; i < buckets.size(); i++) {
       if (buckets.subList(i, buckets.size()).stream().allMatch(ok)) {
