@@ -42,6 +42,16 @@ class ThrottleTest {
         () -> 1.0);
   }
 
+  /**
+   * A throttle without a budget whose paused calls resume spread over the jitter, as with the
+   * client's own random (seeded, so a run is repeatable).
+   */
+  Throttle jittered() {
+    Random random = new Random(21);
+    return new Throttle(
+        ticker, sleeper, random::nextDouble, policy, (Failures) TestFailures.INSTANCE, 0, 0);
+  }
+
   Throttle throttle(double perSecond, int burst) {
     return new Throttle(
         ticker, sleeper, () -> 1.0, policy, (Failures) TestFailures.INSTANCE, perSecond, burst);
@@ -376,11 +386,7 @@ class ThrottleTest {
 
   @Test
   void learnsALimitFromAColdStartWithoutCuttingItselfDownToTheFloor() {
-    // Paused calls resume spread over the jitter, as with the client's own random.
-    Random random = new Random(21);
-    Throttle throttle =
-        new Throttle(
-            ticker, sleeper, random::nextDouble, policy, (Failures) TestFailures.INSTANCE, 0, 0);
+    Throttle throttle = jittered();
     LimitedService service = new LimitedService(2_000, 100);
 
     List<int[]> seconds = service.serve(throttle, Duration.ofSeconds(8));
@@ -454,11 +460,7 @@ class ThrottleTest {
 
   @Test
   void followsARaisedLimitWithinTwelveSecondsOfInjectedTimeWithFewRefusals() {
-    // Paused calls resume spread over the jitter, as with the client's own random.
-    Random random = new Random(21);
-    Throttle throttle =
-        new Throttle(
-            ticker, sleeper, random::nextDouble, policy, (Failures) TestFailures.INSTANCE, 0, 0);
+    Throttle throttle = jittered();
     LimitedService service = new LimitedService(2_000, 100);
 
     List<int[]> high = service.serve(throttle, Duration.ofSeconds(10));
