@@ -23,13 +23,19 @@ import okhttp3.HttpUrl;
  *   <li>The rate is adaptive: a refusal (429 or 503) sets a token bucket to 70% of the rate the
  *       client was sending at, or of the rate the service answered at if that was lower (AWS: the
  *       sending rate only; when far more is sent than the service allows, what it answered is the
- *       better guess of its limit). The rate then grows back along a CUBIC curve to the rate that
- *       was refused, flattening as it nears it, as the AWS SDK v2's adaptive retry mode does; past
- *       it, unrefused, the rate doubles every second (AWS: CUBIC's slow convex curve), so a limit
- *       that was raised is found again within seconds. A refusal cuts again only if its request was
- *       sent at least one measuring window (100 ms) after the last cut (AWS cuts for each): the
- *       refusals of requests already in flight, or sent while the service's own bucket was still
- *       empty, would otherwise cut the rate again and again within milliseconds, down to the floor.
+ *       better guess of its limit, as BBR paces at the rate delivered). The rate then climbs back
+ *       along a CUBIC curve, in {@link #CLIMB_SECONDS} whatever the rate (AWS: {@code cbrt(rate *
+ *       0.75)} seconds, 11 s at 2,000 a second), to 90% of the rate it was cut from, and holds
+ *       there for {@link #HOLD_SECONDS} (AWS: none, its curve probes on at once): each probe past
+ *       the service's limit costs every call of the client the pause of a {@code Retry-After}, so a
+ *       limit measured once is probed seldom. Past the hold, unrefused, the rate doubles every
+ *       second, so a limit that was raised is found within seconds of the probe. A cut from rates
+ *       measured over less than one window (a refusal in the first 100 ms, or with too few calls to
+ *       measure) is a guess, not to be held: the rate climbs back from it as AWS's does, to the
+ *       rate cut from, and doubles from there. A refusal cuts again only if its request was sent at
+ *       least one measuring window (100 ms) after the last cut (AWS cuts for each): the refusals of
+ *       requests already in flight, or sent while the service's own bucket was still empty, would
+ *       otherwise cut the rate again and again within milliseconds, down to the floor.
  *   <li>An optional request budget is a ceiling on that rate.
  * </ul>
  *
@@ -50,16 +56,38 @@ public final class Throttle {
   /** The share of the sending rate kept on a refusal (AWS: 0.7, as CUBIC's beta). */
   static final double BETA = 0.7;
 
-  /** CUBIC's scaling constant C, in requests per second per second cubed (AWS: 0.4). */
-  static final double SCALE = 0.4;
+  /**
+   * How long the rate takes to climb back from a cut to the rate it holds, seconds, along CUBIC's
+   * concave curve: the same at every rate (AWS's constant C of 0.4 requests per second cubed takes
+   * {@code cbrt(rate * 0.75)} seconds, 2 s at 10 a second but 11 s at 2,000 a second).
+   */
+  static final double CLIMB_SECONDS = 2.0;
 
   /**
-   * Once the rate has climbed back to the one last refused with no refusal since, it doubles every
-   * this many seconds, as TCP's slow start does, instead of following CUBIC's convex curve: that
-   * curve, flat for seconds past the old rate, took more than 10 s to find a limit raised from 500
-   * to 2,000 a second again. The climb back to the old rate is CUBIC's, so a steady limit is probed
-   * as seldom as before: each probe past it costs a refusal and the pause of its {@code
-   * Retry-After}.
+   * AWS's CUBIC constant C, requests per second per second cubed: the climb after a cut that was a
+   * guess, as AWS's, to the rate cut from, in {@code cbrt(rate * 0.75)} seconds from the refusal.
+   */
+  static final double AWS_SCALE = 0.4;
+
+  /**
+   * The share of the rate cut from (the service's limit, as measured) that the rate climbs back to
+   * and holds: a margin for a measure that a burst of the service's own bucket inflates.
+   */
+  static final double HOLD_SHARE = 0.9;
+
+  /**
+   * How long a learned rate is held before it is probed, seconds. Each probe past the service's
+   * limit costs a refusal, and every call of the client the pause of its {@code Retry-After}: a
+   * cost in time, the same at any rate. Holding 10% under the limit costs as much every 10 s as a
+   * 1-second pause does, so the rate is probed seldom; a raised limit is found about 20 s after the
+   * last cut.
+   */
+  static final double HOLD_SECONDS = 15.0;
+
+  /**
+   * Once the hold is over with no refusal since, the rate doubles every this many seconds, as TCP's
+   * slow start does, instead of following CUBIC's convex curve: a raised limit is found within a
+   * few seconds of the probe.
    */
   static final double PROBE_DOUBLING_SECONDS = 1.0;
 
@@ -354,6 +382,13 @@ public final class Throttle {
       count++;
     }
 
+    /**
+     * Whether a whole window was measured: else the rate is a guess from a part of one, or none.
+     */
+    boolean isMeasured() {
+      return once;
+    }
+
     /** The smoothed rate, or the first window's so far; {@code unknown} before anything counted. */
     double rate(long now, double unknown) {
       if (once) {
@@ -392,8 +427,16 @@ public final class Throttle {
     // The learned rate: CUBIC from the last cut.
     private boolean learned;
     private double lastMaxRate;
-    private double window;
     private long lastCut;
+    // Whether the last cut was from rates measured over a window at least: else it was a guess.
+    private boolean measured;
+    // The climb from the last cut: when it began (at the cut, or, for a measured cut, when the
+    // pause it came with ended), how long it takes, the share of lastMaxRate it ends at, and how
+    // long that rate is held before it is probed.
+    private long climbFrom;
+    private double climb;
+    private double heldShare;
+    private double hold;
 
     // The rates measured: requests let through, and answers that were not refusals.
     private final Meter sent = new Meter();
@@ -434,6 +477,10 @@ public final class Throttle {
       }
       paused = true;
       pauseUntil = ticker.after(pause);
+      if (learned && measured && pauseUntil - climbFrom > 0) {
+        // Nothing is sent, and so nothing learned, while paused: the climb starts as calls resume.
+        climbFrom = pauseUntil;
+      }
       long spread = (long) (Checks.capped(pause).toNanos() * RESUME_SPREAD);
       pauseSettled = ticker.after(Checks.capped(pause.plusNanos(spread)));
     }
@@ -455,8 +502,14 @@ public final class Throttle {
       }
       base = Math.max(base, MIN_RATE);
       lastMaxRate = base;
-      window = Math.cbrt(lastMaxRate * (1 - BETA) / SCALE);
+      // Rates measured over less than a window (nothing sent yet, or a refusal within the first
+      // 100 ms) are a guess, which a hold could keep far under the limit: AWS's curve instead.
+      measured = sent.isMeasured() || answers.isMeasured();
+      climb = measured ? CLIMB_SECONDS : Math.cbrt(base * (1 - BETA) / AWS_SCALE);
+      heldShare = measured ? HOLD_SHARE : 1;
+      hold = measured ? HOLD_SECONDS : 0;
       lastCut = now;
+      climbFrom = now;
       learned = true;
       if (!wasActive) {
         // The service has just said no: the bucket starts empty.
@@ -467,18 +520,27 @@ public final class Throttle {
       }
     }
 
-    /** The rate now: CUBIC from the last cut, at least the floor, at most the ceiling. */
+    /**
+     * The rate now: CUBIC's climb from the last cut, the hold, then the probe; at least the floor,
+     * at most the ceiling.
+     */
     double rate(long now) {
       if (!learned) {
         return ceiling;
       }
-      double t = (now - lastCut) / 1e9 - window;
-      if (t > 0) {
-        // Back at the rate refused last and not refused again: the limit has likely moved up.
-        return Math.min(ceiling, lastMaxRate * Math.pow(2, t / PROBE_DOUBLING_SECONDS));
+      double held = heldShare * lastMaxRate;
+      double t = Math.max(0, now - climbFrom) / 1e9 - climb;
+      double rate;
+      if (t < 0) {
+        double left = t / climb;
+        rate = held + (held - BETA * lastMaxRate) * left * left * left;
+      } else if (t < hold) {
+        rate = held;
+      } else {
+        // Held, and not refused since: the limit may have moved up.
+        rate = held * Math.pow(2, (t - hold) / PROBE_DOUBLING_SECONDS);
       }
-      double cubic = SCALE * t * t * t + lastMaxRate;
-      return Math.min(ceiling, Math.max(MIN_RATE, cubic));
+      return Math.min(ceiling, Math.max(MIN_RATE, rate));
     }
 
     private double capacity(double rate) {
