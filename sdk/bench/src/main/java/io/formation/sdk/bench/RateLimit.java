@@ -25,7 +25,8 @@ import java.util.function.Function;
  * hand-written {@link RawPoller}, which puts off only the refused set by its {@code Retry-After};
  * the SDK with its defaults; and the SDK with a request budget at the server's limit. Reports the
  * 429s, the requests against the minimum, the wall time against the floor (minimum requests / the
- * server's limit), the peak live threads, the peak heap, and the heap each waiting set holds.
+ * server's limit), the peak live threads, the peak heap, the heap each waiting set holds, and what
+ * the server answered and refused in each quarter second of each side's run.
  *
  * <p>Arguments: {@code [sets] [server requests per second] [server burst]}.
  */
@@ -279,9 +280,11 @@ public final class RateLimit {
     try (Side side = named.factory().apply(options);
         HeapWatch heap = new HeapWatch()) {
       threads.resetPeakThreadCount();
+      Timeline timeline = Timeline.start(server);
       long start = System.nanoTime();
       done = awaitAll(side, prefix, sets, timeout.plusSeconds(10), failures, firstFailure);
       wall = System.nanoTime() - start;
+      timeline.stop(named.name());
       peakHeap = heap.peakUsedBytes();
       peakThreads = threads.getPeakThreadCount();
       for (int i = 0; i < done.length; i++) {
@@ -350,6 +353,56 @@ public final class RateLimit {
         bytesPerSet,
         parked,
         parkingSuccesses);
+  }
+
+  /**
+   * What the server answered and refused in each quarter second of a side's measured run, printed
+   * when the run ends: where the time beyond the floor went (a pause, a climb, a tail).
+   */
+  private static final class Timeline extends Thread {
+    private static final long QUARTER_SECOND_NANOS = 250_000_000L;
+
+    private final LocalServer server;
+    private final StringBuilder line = new StringBuilder();
+    private volatile boolean running = true;
+
+    private Timeline(LocalServer server) {
+      super("bench-timeline");
+      this.server = server;
+      setDaemon(true);
+    }
+
+    static Timeline start(LocalServer server) {
+      Timeline timeline = new Timeline(server);
+      timeline.start();
+      return timeline;
+    }
+
+    @Override
+    public void run() {
+      long answered = server.successes();
+      long refused = server.tooManyRequests();
+      long due = System.nanoTime();
+      while (running) {
+        due += QUARTER_SECOND_NANOS;
+        try {
+          Thread.sleep(Math.max(1, (due - System.nanoTime()) / 1_000_000));
+        } catch (InterruptedException e) {
+          return;
+        }
+        long answeredNow = server.successes();
+        long refusedNow = server.tooManyRequests();
+        line.append(' ').append(answeredNow - answered).append('/').append(refusedNow - refused);
+        answered = answeredNow;
+        refused = refusedNow;
+      }
+    }
+
+    void stop(String side) throws InterruptedException {
+      running = false;
+      join();
+      System.out.printf("%s, answered/refused per quarter second:%s%n", side, line);
+    }
   }
 
   /** Lets the threads of a closed side end and the server's bucket refill. */

@@ -10,14 +10,15 @@ import java.util.function.Predicate;
 
 /**
  * Benchmark 6, a limit that moves: waits that never end poll a local server whose limit is 2,000
- * requests a second for ten seconds, then 500 for ten, then 2,000 again for ten ({@code 429} with
- * {@code Retry-After: 1} beyond, burst 100). The waits ask for far more than the limit (3,000 of
- * them, one poll every 200 ms at most), so each side runs as fast as it believes the service lets
- * it. Reports, per half second, what the server answered and refused, and how long each side took
- * to follow each change: after the drop, until less than 5% of its requests in a half second were
- * refused; after the rise, until it was answered at 90% of the new limit in a half second.
+ * requests a second for ten seconds, then 500 for ten, then 2,000 again for thirty ({@code 429}
+ * with {@code Retry-After: 1} beyond, burst 100). The waits ask for far more than the limit (3,000
+ * of them, one poll every 200 ms at most), so each side runs as fast as it believes the service
+ * lets it. Reports, per half second, what the server answered and refused, and how long each side
+ * took to follow each change: after the drop, until less than 5% of its requests were refused in
+ * every later half second; after the rise, until it was first answered at 90% of the new limit in a
+ * half second.
  *
- * <p>Arguments: {@code [waits] [phase seconds]}.
+ * <p>Arguments: {@code [waits] [seconds of each of the first two phases] [seconds of the last]}.
  */
 public final class RateLimitShift {
   private static final double HIGH = 2_000;
@@ -34,24 +35,33 @@ public final class RateLimitShift {
   public static void main(String[] args) throws Exception {
     int waits = args.length > 0 ? Integer.parseInt(args[0]) : 3_000;
     int phaseSeconds = args.length > 1 ? Integer.parseInt(args[1]) : 10;
+    int riseSeconds = args.length > 2 ? Integer.parseInt(args[2]) : 30;
     PollOptions options = Waits.polls(0.1, Duration.ofMinutes(10));
     List<Run> runs = new ArrayList<>();
     try (LocalServer server = LocalServer.rateLimited(Integer.MAX_VALUE, HIGH, BURST)) {
-      runs.add(run("raw", server, waits, phaseSeconds, Waits.raw(server, options)));
+      runs.add(run("raw", server, waits, phaseSeconds, riseSeconds, Waits.raw(server, options)));
       runs.add(
-          run("sdk defaults", server, waits, phaseSeconds, Waits.sdk(Waits.on(server), options)));
+          run(
+              "sdk defaults",
+              server,
+              waits,
+              phaseSeconds,
+              riseSeconds,
+              Waits.sdk(Waits.on(server), options)));
       runs.add(
           run(
               "sdk budget",
               server,
               waits,
               phaseSeconds,
+              riseSeconds,
               Waits.sdk(Waits.on(server).requestBudget(HIGH, BURST), options)));
     }
-    report(runs, waits, phaseSeconds);
+    report(runs, waits, phaseSeconds, riseSeconds);
   }
 
-  private static Run run(String name, LocalServer server, int waits, int phaseSeconds, Side side)
+  private static Run run(
+      String name, LocalServer server, int waits, int phaseSeconds, int riseSeconds, Side side)
       throws InterruptedException {
     server.limit(HIGH);
     Thread.sleep(1_500);
@@ -66,7 +76,8 @@ public final class RateLimitShift {
       long start = System.nanoTime();
       long answered = server.successes();
       long refused = server.tooManyRequests();
-      for (int i = 1; i <= 3 * phaseBuckets; i++) {
+      int riseBuckets = (int) (riseSeconds * 1_000_000_000L / BUCKET_NANOS);
+      for (int i = 1; i <= 2 * phaseBuckets + riseBuckets; i++) {
         if (i == phaseBuckets + 1) {
           server.limit(LOW);
         } else if (i == 2 * phaseBuckets + 1) {
@@ -90,7 +101,7 @@ public final class RateLimitShift {
     return new Run(name, buckets, phaseBuckets);
   }
 
-  private static void report(List<Run> runs, int waits, int phaseSeconds) {
+  private static void report(List<Run> runs, int waits, int phaseSeconds, int riseSeconds) {
     System.out.println();
     System.out.printf(
         "== Rate limit that moves: %,d waits that never end (polls 50 ms x1.5, cap 200 ms); server"
@@ -102,7 +113,7 @@ public final class RateLimitShift {
         LOW,
         phaseSeconds,
         HIGH,
-        phaseSeconds,
+        riseSeconds,
         BURST,
         LocalServer.RETRY_AFTER_SECONDS);
     String format = "%-44s" + "| %-22s".repeat(runs.size()) + "%n";
@@ -125,7 +136,7 @@ public final class RateLimitShift {
                         }
                         return String.format(
                             "%,.0f, %.1f%%",
-                            answered / (double) phaseSeconds,
+                            answered / (phase(run, p).size() * BUCKET_NANOS / 1e9),
                             100.0 * refused / Math.max(1, answered + refused));
                       })
                   .toArray(String[]::new)));
@@ -140,11 +151,11 @@ public final class RateLimitShift {
     System.out.printf(
         format,
         prefixed(
-            "follows the rise (answered >= 90%) after",
+            "finds the rise (a half second answered >= 90%) after",
             runs.stream()
                 .map(
                     run ->
-                        followed(
+                        reached(
                             phase(run, 2), b -> b.answered() >= 0.9 * HIGH * BUCKET_NANOS / 1e9))
                 .toArray(String[]::new)));
     System.out.println();
@@ -163,7 +174,9 @@ public final class RateLimitShift {
   }
 
   private static List<Bucket> phase(Run run, int phase) {
-    return run.buckets().subList(phase * run.phaseBuckets(), (phase + 1) * run.phaseBuckets());
+    int from = phase * run.phaseBuckets();
+    return run.buckets()
+        .subList(from, phase == 2 ? run.buckets().size() : from + run.phaseBuckets());
   }
 
   /**
@@ -173,6 +186,16 @@ public final class RateLimitShift {
   private static String followed(List<Bucket> buckets, Predicate<Bucket> ok) {
     for (int i = 0; i < buckets.size(); i++) {
       if (buckets.subList(i, buckets.size()).stream().allMatch(ok)) {
+        return String.format("%.1f s", i * BUCKET_NANOS / 1e9);
+      }
+    }
+    return "never";
+  }
+
+  /** The time from the phase's start to the first half second for which the test holds. */
+  private static String reached(List<Bucket> buckets, Predicate<Bucket> ok) {
+    for (int i = 0; i < buckets.size(); i++) {
+      if (ok.test(buckets.get(i))) {
         return String.format("%.1f s", i * BUCKET_NANOS / 1e9);
       }
     }
