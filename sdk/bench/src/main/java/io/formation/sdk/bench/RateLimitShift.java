@@ -151,7 +151,7 @@ public final class RateLimitShift {
     System.out.printf(
         format,
         prefixed(
-            "finds the rise (a half second answered >= 90%) after",
+            "finds the rise (answered >= 90%) after",
             runs.stream()
                 .map(
                     run ->
