@@ -428,11 +428,9 @@ public final class Throttle {
     private boolean learned;
     private double lastMaxRate;
     private long lastCut;
-    // Whether the last cut was from rates measured over a window at least: else it was a guess.
-    private boolean measured;
     // The climb from the last cut: when it began (at the cut, or, for a measured cut, when the
     // pause it came with ended), how long it takes, the share of lastMaxRate it ends at, and how
-    // long that rate is held before it is probed.
+    // long that rate is held before it is probed (none after a cut that was a guess).
     private long climbFrom;
     private double climb;
     private double heldShare;
@@ -477,7 +475,7 @@ public final class Throttle {
       }
       paused = true;
       pauseUntil = ticker.after(pause);
-      if (learned && measured && pauseUntil - climbFrom > 0) {
+      if (learned && hold > 0 && pauseUntil - climbFrom > 0) {
         // Nothing is sent, and so nothing learned, while paused: the climb starts as calls resume.
         climbFrom = pauseUntil;
       }
@@ -504,7 +502,7 @@ public final class Throttle {
       lastMaxRate = base;
       // Rates measured over less than a window (nothing sent yet, or a refusal within the first
       // 100 ms) are a guess, which a hold could keep far under the limit: AWS's curve instead.
-      measured = sent.isMeasured() || answers.isMeasured();
+      boolean measured = sent.isMeasured() || answers.isMeasured();
       climb = measured ? CLIMB_SECONDS : Math.cbrt(base * (1 - BETA) / AWS_SCALE);
       heldShare = measured ? HOLD_SHARE : 1;
       hold = measured ? HOLD_SECONDS : 0;
