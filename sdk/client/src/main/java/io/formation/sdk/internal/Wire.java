@@ -351,8 +351,8 @@ public final class Wire {
       return null;
     }
     ParsedLink last = lastLink;
-    if (last != null && last.text.equals(value)) {
-      return last.uri;
+    if (last != null && last.text().equals(value)) {
+      return last.uri();
     }
     try {
       URI uri = URI.create(value);
@@ -370,15 +370,7 @@ public final class Wire {
    */
   private static volatile ParsedLink lastLink;
 
-  private static final class ParsedLink {
-    final String text;
-    final URI uri;
-
-    ParsedLink(String text, URI uri) {
-      this.text = text;
-      this.uri = uri;
-    }
-  }
+  private record ParsedLink(String text, URI uri) {}
 
   /** A JSON:API link is a string or an object with {@code href}; null if neither. */
   private static String linkOrNull(JsonNode link) {
