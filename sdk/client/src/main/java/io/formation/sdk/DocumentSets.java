@@ -268,7 +268,7 @@ public final class DocumentSets {
    */
   public WaitState startWait(String id, PollOptions options) {
     Objects.requireNonNull(options, "options");
-    return startWait(id, options, clock.instant());
+    return startWait(id, options, options.clock().orElse(clock).instant());
   }
 
   /**
@@ -312,7 +312,7 @@ public final class DocumentSets {
   public PollResult poll(WaitState wait, PollOptions options) {
     Objects.requireNonNull(wait, "wait");
     Objects.requireNonNull(options, "options");
-    WaitClock time = new WaitClock(clock, ticker);
+    WaitClock time = new WaitClock(options.clock().orElse(clock), ticker);
     sleep(wait.setId(), time.until(Poller.notTooSoon(wait, time.now())));
     return pollOnce(poller(options), wait, time, null);
   }
@@ -327,7 +327,7 @@ public final class DocumentSets {
   public CompletableFuture<PollResult> pollAsync(WaitState wait, PollOptions options) {
     Objects.requireNonNull(wait, "wait");
     Objects.requireNonNull(options, "options");
-    WaitClock time = new WaitClock(clock, ticker);
+    WaitClock time = new WaitClock(options.clock().orElse(clock), ticker);
     Poller poller = poller(options);
     AsyncOperation<PollResult> operation = new AsyncOperation<>(transport.completions());
     Duration before = time.until(Poller.notTooSoon(wait, time.now()));
@@ -377,7 +377,7 @@ public final class DocumentSets {
    */
   public DocumentSet awaitCompletion(String id, PollOptions options) {
     Objects.requireNonNull(options, "options");
-    WaitClock time = new WaitClock(clock, ticker);
+    WaitClock time = new WaitClock(options.clock().orElse(clock), ticker);
     return awaitCompletion(startWait(id, options, time.now()), poller(options), time);
   }
 
@@ -407,7 +407,8 @@ public final class DocumentSets {
   public DocumentSet awaitCompletion(WaitState wait, PollOptions options) {
     Objects.requireNonNull(wait, "wait");
     Objects.requireNonNull(options, "options");
-    return awaitCompletion(wait, poller(options), new WaitClock(clock, ticker));
+    return awaitCompletion(
+        wait, poller(options), new WaitClock(options.clock().orElse(clock), ticker));
   }
 
   private DocumentSet awaitCompletion(WaitState wait, Poller poller, WaitClock time) {
@@ -483,7 +484,7 @@ public final class DocumentSets {
    */
   public CompletableFuture<DocumentSet> awaitCompletionAsync(String id, PollOptions options) {
     Objects.requireNonNull(options, "options");
-    WaitClock time = new WaitClock(clock, ticker);
+    WaitClock time = new WaitClock(options.clock().orElse(clock), ticker);
     return awaitCompletionAsync(startWait(id, options, time.now()), poller(options), time);
   }
 
@@ -497,7 +498,8 @@ public final class DocumentSets {
   public CompletableFuture<DocumentSet> awaitCompletionAsync(WaitState wait, PollOptions options) {
     Objects.requireNonNull(wait, "wait");
     Objects.requireNonNull(options, "options");
-    return awaitCompletionAsync(wait, poller(options), new WaitClock(clock, ticker));
+    return awaitCompletionAsync(
+        wait, poller(options), new WaitClock(options.clock().orElse(clock), ticker));
   }
 
   private CompletableFuture<DocumentSet> awaitCompletionAsync(

@@ -3,8 +3,10 @@ package io.formation.sdk;
 import io.formation.sdk.internal.Checks;
 import io.formation.sdk.internal.Timeout;
 import io.formation.sdk.model.DocumentSet;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -41,6 +43,7 @@ public final class PollOptions {
   private final Duration firstPollWithin;
   private final boolean waitThroughInputNeeded;
   private final Consumer<DocumentSet> onStateChange;
+  private final Clock clock;
 
   private PollOptions(Builder builder) {
     this.initialInterval = builder.initialInterval;
@@ -52,6 +55,7 @@ public final class PollOptions {
     this.firstPollWithin = builder.firstPollWithin;
     this.waitThroughInputNeeded = builder.waitThroughInputNeeded;
     this.onStateChange = builder.onStateChange;
+    this.clock = builder.clock;
   }
 
   /** {@return the defaults} */
@@ -141,6 +145,17 @@ public final class PollOptions {
     return onStateChange;
   }
 
+  /**
+   * The wall clock a wait reads its instants on (its start, deadline, grace and next poll); empty
+   * for the client's. Processes that share saved waits set one clock they agree on, such as the
+   * database's (formation-tracking does).
+   *
+   * @return the clock, or empty for the client's
+   */
+  public Optional<Clock> clock() {
+    return Optional.ofNullable(clock);
+  }
+
   @Override
   public String toString() {
     return "PollOptions{initialInterval="
@@ -173,6 +188,7 @@ public final class PollOptions {
     private Duration firstPollWithin = Duration.ZERO;
     private boolean waitThroughInputNeeded;
     private Consumer<DocumentSet> onStateChange = set -> {};
+    private Clock clock;
 
     private Builder() {}
 
@@ -186,6 +202,7 @@ public final class PollOptions {
       this.firstPollWithin = options.firstPollWithin;
       this.waitThroughInputNeeded = options.waitThroughInputNeeded;
       this.onStateChange = options.onStateChange;
+      this.clock = options.clock;
     }
 
     /**
@@ -294,6 +311,18 @@ public final class PollOptions {
      */
     public Builder onStateChange(Consumer<DocumentSet> listener) {
       this.onStateChange = Objects.requireNonNull(listener, "listener");
+      return this;
+    }
+
+    /**
+     * The wall clock waits with these options read their instants on; default the client's. See
+     * {@link PollOptions#clock()}.
+     *
+     * @param clock the clock
+     * @return this builder
+     */
+    public Builder clock(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
       return this;
     }
 
