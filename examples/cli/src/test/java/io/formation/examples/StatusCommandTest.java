@@ -111,7 +111,7 @@ final class StatusCommandTest {
   @Test
   void statusResumeGoesOnWithTheSavedWaitUntilComplete() {
     DocumentSet set = submittedSet();
-    WaitState saved = client.documentSets().startWait(set.id());
+    WaitState saved = client.documentSets().startWait(set.id(), PollOptions.defaults());
 
     ProgramRun run =
         ProgramRun.against(sandbox, "status", set.id(), "--wait", "--resume", saved.encode());
@@ -198,7 +198,7 @@ final class StatusCommandTest {
 
   @Test
   void aResumeStringForAnotherSetIsAUsageError() {
-    WaitState other = client.documentSets().startWait("ds_other");
+    WaitState other = client.documentSets().startWait("ds_other", PollOptions.defaults());
 
     ProgramRun run = ProgramRun.against(sandbox, "status", "ds_1", "--resume", other.encode());
 

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.formation.sandbox.FormationSandbox;
 import io.formation.sdk.DocumentSets;
 import io.formation.sdk.FormationClient;
+import io.formation.sdk.PollOptions;
 import io.formation.sdk.model.DocumentSet;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -43,7 +44,11 @@ public final class ManySetsAsync {
               .documentSets()
               .createAsync(DocumentSets.DELAWARE_CORPORATION)
               .thenCompose(set -> submitAll(client, set, answers))
-              .thenCompose(set -> client.documentSets().awaitCompletionAsync(set.id())));
+              .thenCompose(
+                  set ->
+                      client
+                          .documentSets()
+                          .awaitCompletionAsync(set.id(), PollOptions.defaults())));
     }
     for (CompletableFuture<DocumentSet> formation : formations) {
       DocumentSet done = formation.join();

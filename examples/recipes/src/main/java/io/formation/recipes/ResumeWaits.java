@@ -55,7 +55,7 @@ public final class ResumeWaits {
       client.forms().submit(form, answers.get(form.id()));
     }
     // Started after the submissions, the wait counts its input_needed grace from them.
-    WaitState wait = client.documentSets().startWait(set.id());
+    WaitState wait = client.documentSets().startWait(set.id(), PollOptions.defaults());
     Files.writeString(inFlight, wait.encode() + "\n", StandardOpenOption.APPEND);
   }
 

@@ -2,24 +2,15 @@ package io.formation.sdk;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import io.formation.sdk.internal.ApiRequest;
-import io.formation.sdk.internal.AsyncOperation;
-import io.formation.sdk.internal.Checks;
 import io.formation.sdk.internal.JsonResponse;
 import io.formation.sdk.internal.Origins;
-import io.formation.sdk.internal.RetryPolicy;
-import io.formation.sdk.internal.Ticker;
 import io.formation.sdk.internal.Transport;
 import io.formation.sdk.internal.Wire;
 import io.formation.sdk.model.DocumentSet;
 import io.formation.sdk.model.Form;
-import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Consumer;
-import java.util.function.DoubleSupplier;
 
 /**
  * Document sets: create one from a template, read its state, list its forms, and wait until it is
@@ -44,32 +35,23 @@ public final class DocumentSets {
   private final Origins origins;
   private final Forms forms;
   private final Submissions submissions;
-  private final Clock clock;
-  private final Ticker ticker;
-  private final DoubleSupplier random;
-  private final RetryPolicy retryPolicy;
   private final RequestOptions options;
-  private volatile Poller lastPoller;
+  private final WaitLoop waits;
 
   DocumentSets(
       Transport transport,
       Origins origins,
       Forms forms,
       Submissions submissions,
-      Clock clock,
-      Ticker ticker,
-      DoubleSupplier random,
-      RetryPolicy retryPolicy,
+      WaitLoop waits,
       RequestOptions options) {
     this.transport = transport;
     this.origins = origins;
     this.forms = forms;
     this.submissions = submissions;
-    this.clock = clock;
-    this.ticker = ticker;
-    this.random = random;
-    this.retryPolicy = retryPolicy;
     this.options = options;
+    // Polls of a wait through this view carry its options.
+    this.waits = waits.withRequests(this::getRequest);
   }
 
   /**
@@ -88,15 +70,7 @@ public final class DocumentSets {
   public DocumentSets withOptions(RequestOptions options) {
     Objects.requireNonNull(options, "options");
     return new DocumentSets(
-        transport,
-        origins,
-        forms.withOptions(options),
-        submissions,
-        clock,
-        ticker,
-        random,
-        retryPolicy,
-        options);
+        transport, origins, forms.withOptions(options), submissions, waits, options);
   }
 
   /**
@@ -251,39 +225,28 @@ public final class DocumentSets {
   }
 
   /**
-   * A wait for the document set that begins now, by the client's clock, to save and resume or to
-   * poll one step at a time; see {@link WaitState}. Its deadline is {@link PollOptions#timeout()}
-   * from now, its first interval {@link PollOptions#initialInterval()}, and, if a form of the set
-   * was submitted through this client, its {@link WaitState#lastSubmission()} is that submission's
-   * time.
+   * A wait for the document set that begins now, by the options' clock (the client's unless {@link
+   * PollOptions#clock()} says otherwise), to save and resume or to poll one step at a time; see
+   * {@link WaitState}. Its deadline is {@link PollOptions#timeout()} from now, its first interval
+   * {@link PollOptions#initialInterval()}, and, if a form of the set was submitted through this
+   * client, its {@link WaitState#lastSubmission()} is that submission's time.
    *
    * <pre>{@code
-   * WaitState wait = client.documentSets().startWait(set.id(), options);
+   * WaitState wait = client.documentSets().startWait(set.id(), PollOptions.defaults());
    * store.save(set.id(), wait.encode());
    * }</pre>
    *
    * @param id the document set's id
    * @param options how to poll; their timeout and first interval are taken into the wait
    * @return the wait, its first poll due now
+   * @throws IllegalArgumentException if the id is blank, or too long to save (over 1,024 characters
+   *     once %-escaped)
    */
   public WaitState startWait(String id, PollOptions options) {
     Objects.requireNonNull(options, "options");
-    return startWait(id, options, options.clock().orElse(clock).instant());
-  }
-
-  /**
-   * A wait with {@link PollOptions#defaults()}; see {@link #startWait(String, PollOptions)}.
-   *
-   * @param id the document set's id
-   * @return the wait, its first poll due now
-   */
-  public WaitState startWait(String id) {
-    return startWait(id, PollOptions.defaults());
-  }
-
-  private WaitState startWait(String id, PollOptions options, Instant now) {
     Origins.requireId("document set id", id);
-    return WaitState.start(id, now, options, submissions.last(id).orElse(null));
+    return WaitState.start(
+        id, waits.clock(options).instant(), options, submissions.last(id).orElse(null));
   }
 
   /**
@@ -291,7 +254,8 @@ public final class DocumentSets {
    * This is the step every wait of the SDK is made of, for partners who schedule polls themselves
    * (db-scheduler, Quartz, a queue): save {@link PollResult#waitState()} and call again at {@link
    * PollResult#nextPollAt()}. The options must be the same from poll to poll (they are not saved in
-   * the wait). A call made within 100 ms of the wait's last poll first waits out the rest.
+   * the wait). A call made within 100 ms of the wait's last poll first waits out the rest; one made
+   * when no poll may be sent before the deadline waits until it and ends the wait.
    *
    * <pre>{@code
    * PollResult result = client.documentSets().poll(WaitState.decode(saved), options);
@@ -304,17 +268,17 @@ public final class DocumentSets {
    * @param wait the wait, as started or as the previous poll returned it
    * @param options how to poll
    * @return what the poll found, the wait after it and when to poll next
-   * @throws PollTimeoutException if the wait's deadline has passed and the set is not complete
+   * @throws PollTimeoutException if the wait's deadline has come and the set is not complete,
+   *     whatever its state; its cause is the last poll's failure, if it failed
    * @throws NotFoundException if there is no such document set
    * @throws FormationException on any other failure that is not transient (401, 403, an answer that
-   *     is not a document set), or on interrupt
+   *     is not a document set) unless {@link PollOptions#retryFailuresAfter()} is set, or on
+   *     interrupt
    */
   public PollResult poll(WaitState wait, PollOptions options) {
     Objects.requireNonNull(wait, "wait");
     Objects.requireNonNull(options, "options");
-    WaitClock time = new WaitClock(options.clock().orElse(clock), ticker);
-    sleep(wait.setId(), time.until(Poller.notTooSoon(wait, time.now())));
-    return pollOnce(poller(options), wait, time, null);
+    return waits.poll(wait, options);
   }
 
   /**
@@ -327,15 +291,7 @@ public final class DocumentSets {
   public CompletableFuture<PollResult> pollAsync(WaitState wait, PollOptions options) {
     Objects.requireNonNull(wait, "wait");
     Objects.requireNonNull(options, "options");
-    WaitClock time = new WaitClock(options.clock().orElse(clock), ticker);
-    Poller poller = poller(options);
-    AsyncOperation<PollResult> operation = new AsyncOperation<>(transport.completions());
-    Duration before = time.until(Poller.notTooSoon(wait, time.now()));
-    after(
-        operation,
-        before,
-        () -> pollOnceAsync(poller, wait, time, null, operation, operation::complete));
-    return operation.result();
+    return waits.pollAsync(wait, options);
   }
 
   /**
@@ -353,9 +309,10 @@ public final class DocumentSets {
    * options say, and returns it complete. Every state seen, including ones the interface does not
    * list, is reported to the options' listener and waited through. Transient failures (network,
    * 408, 429, 500, 502, 503, 504) are retried by the transport and then ridden through until the
-   * deadline, which also bounds the transport's own retries and {@code Retry-After} waits. No two
-   * polls come closer than 100 ms. The calling thread's interrupt, or closing the client, stops the
-   * wait promptly (an interrupt keeps the thread's interrupt flag set).
+   * deadline, which also bounds the transport's own retries and {@code Retry-After} waits: the wait
+   * ends at its deadline whatever the set's state, and never polls or sleeps past it. No two polls
+   * come closer than 100 ms. The calling thread's interrupt, or closing the client, stops the wait
+   * promptly (an interrupt keeps the thread's interrupt flag set).
    *
    * <p>{@code input_needed}: the service may not yet have processed the last submission, so a set
    * still {@code input_needed} is polled for {@link PollOptions#inputNeededGrace()} from the last
@@ -372,13 +329,11 @@ public final class DocumentSets {
    * @return the document set, complete
    * @throws InputNeededException if the set needs input (see above), unless the options say to wait
    *     through it
-   * @throws PollTimeoutException if the timeout runs out first; it carries the last set seen
+   * @throws PollTimeoutException if the deadline comes first; it carries the last set seen
    * @throws FormationException on a failure that is not transient, or on interrupt
    */
   public DocumentSet awaitCompletion(String id, PollOptions options) {
-    Objects.requireNonNull(options, "options");
-    WaitClock time = new WaitClock(options.clock().orElse(clock), ticker);
-    return awaitCompletion(startWait(id, options, time.now()), poller(options), time);
+    return awaitCompletion(startWait(id, options), options);
   }
 
   /**
@@ -401,75 +356,13 @@ public final class DocumentSets {
    *     interval reached and what was seen come from the wait
    * @return the document set, complete
    * @throws InputNeededException if the set needs input, unless the options say to wait through it
-   * @throws PollTimeoutException if the wait's deadline passes first
+   * @throws PollTimeoutException if the wait's deadline comes first
    * @throws FormationException on a failure that is not transient, or on interrupt
    */
   public DocumentSet awaitCompletion(WaitState wait, PollOptions options) {
     Objects.requireNonNull(wait, "wait");
     Objects.requireNonNull(options, "options");
-    return awaitCompletion(
-        wait, poller(options), new WaitClock(options.clock().orElse(clock), ticker));
-  }
-
-  private DocumentSet awaitCompletion(WaitState wait, Poller poller, WaitClock time) {
-    sleep(wait.setId(), time.until(poller.firstPoll(wait, time.now())));
-    FormationException lastFailure = null;
-    while (true) {
-      PollResult result = pollOnce(poller, wait, time, lastFailure);
-      lastFailure = result.failure().orElse(null);
-      switch (result.kind()) {
-        case COMPLETE:
-          return result.set().orElseThrow();
-        case INPUT_NEEDED:
-          throw result.failure().orElseThrow();
-        default:
-          wait = result.waitState();
-          sleep(wait.setId(), time.until(result.nextPollAt()));
-      }
-    }
-  }
-
-  /**
-   * One poll, blocking: the request, then the rule.
-   *
-   * @param lastFailure the previous poll's failure, or null
-   */
-  private PollResult pollOnce(
-      Poller poller, WaitState wait, WaitClock time, FormationException lastFailure) {
-    ApiRequest request = getRequest(wait.setId()).asPoll(time.reading(wait.deadline()));
-    DocumentSet set = null;
-    FormationException failure = null;
-    try {
-      set = transport.send(request, DocumentSets::read);
-    } catch (FormationException e) {
-      failure = e;
-    }
-    Instant now = time.now();
-    return set != null
-        ? poller.afterPoll(wait, set, now)
-        : poller.afterError(wait, failure, now, lastFailure);
-  }
-
-  private void sleep(String id, Duration wait) {
-    if (wait.isNegative() || wait.isZero()) {
-      return;
-    }
-    try {
-      transport.sleeper().sleep(Checks.capped(wait));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new FormationException("Interrupted while waiting for document set " + id, e);
-    }
-  }
-
-  /**
-   * The async twin of {@link #awaitCompletion(String)}.
-   *
-   * @param id the document set's id
-   * @return the document set, once complete
-   */
-  public CompletableFuture<DocumentSet> awaitCompletionAsync(String id) {
-    return awaitCompletionAsync(id, PollOptions.defaults());
+    return waits.await(wait, options);
   }
 
   /**
@@ -483,9 +376,7 @@ public final class DocumentSets {
    * @return the document set, once complete
    */
   public CompletableFuture<DocumentSet> awaitCompletionAsync(String id, PollOptions options) {
-    Objects.requireNonNull(options, "options");
-    WaitClock time = new WaitClock(options.clock().orElse(clock), ticker);
-    return awaitCompletionAsync(startWait(id, options, time.now()), poller(options), time);
+    return awaitCompletionAsync(startWait(id, options), options);
   }
 
   /**
@@ -498,124 +389,7 @@ public final class DocumentSets {
   public CompletableFuture<DocumentSet> awaitCompletionAsync(WaitState wait, PollOptions options) {
     Objects.requireNonNull(wait, "wait");
     Objects.requireNonNull(options, "options");
-    return awaitCompletionAsync(
-        wait, poller(options), new WaitClock(options.clock().orElse(clock), ticker));
-  }
-
-  private CompletableFuture<DocumentSet> awaitCompletionAsync(
-      WaitState wait, Poller poller, WaitClock time) {
-    AsyncOperation<DocumentSet> operation = new AsyncOperation<>(transport.completions());
-    Duration first = time.until(poller.firstPoll(wait, time.now()));
-    after(operation, first, () -> loopAsync(poller, wait, time, null, operation));
-    return operation.result();
-  }
-
-  private void loopAsync(
-      Poller poller,
-      WaitState wait,
-      WaitClock time,
-      FormationException lastFailure,
-      AsyncOperation<DocumentSet> operation) {
-    pollOnceAsync(
-        poller,
-        wait,
-        time,
-        lastFailure,
-        operation,
-        result -> {
-          switch (result.kind()) {
-            case COMPLETE -> operation.complete(result.set().orElseThrow());
-            case INPUT_NEEDED -> operation.fail(result.failure().orElseThrow());
-            default -> {
-              // What the next poll needs, not the result: a waiting set keeps no copy of the set
-              // last read (its JSON tree is several KB) until its next poll.
-              WaitState next = result.waitState();
-              FormationException failure = result.failure().orElse(null);
-              after(
-                  operation,
-                  time.until(result.nextPollAt()),
-                  () -> loopAsync(poller, next, time, failure, operation));
-            }
-          }
-        });
-  }
-
-  /**
-   * One poll, async. The request is built anew for each poll rather than kept: a waiting set then
-   * holds its id, not a URL, which matters for thousands of them.
-   */
-  private void pollOnceAsync(
-      Poller poller,
-      WaitState wait,
-      WaitClock time,
-      FormationException lastFailure,
-      AsyncOperation<?> operation,
-      Consumer<PollResult> then) {
-    CompletableFuture<DocumentSet> result =
-        transport.sendAsyncStep(
-            getRequest(wait.setId()).asPoll(time.reading(wait.deadline())), DocumentSets::read);
-    if (!operation.track(result)) {
-      return;
-    }
-    // The step's outcome reaches the wait's rule, and with it the partner's onStateChange and
-    // listener, on the completions executor: never on OkHttp's threads, where a slow callback
-    // would hold a connection slot.
-    result.whenComplete(
-        (set, error) ->
-            AsyncOperation.execute(
-                transport.completions(),
-                () ->
-                    operation.run(
-                        () ->
-                            afterPollAsync(
-                                poller, wait, time, lastFailure, operation, then, set, error))));
-  }
-
-  private void afterPollAsync(
-      Poller poller,
-      WaitState wait,
-      WaitClock time,
-      FormationException lastFailure,
-      AsyncOperation<?> operation,
-      Consumer<PollResult> then,
-      DocumentSet set,
-      Throwable error) {
-    if (operation.isDone()) {
-      return;
-    }
-    Throwable failure = set != null ? null : AsyncOperation.unwrap(error);
-    if (failure != null && !(failure instanceof RuntimeException)) {
-      operation.fail(failure);
-      return;
-    }
-    Instant now = time.now();
-    then.accept(
-        set != null
-            ? poller.afterPoll(wait, set, now)
-            : poller.afterError(wait, (RuntimeException) failure, now, lastFailure));
-  }
-
-  /** Runs the next step of the operation after the wait, at once if there is none. */
-  private void after(AsyncOperation<?> operation, Duration wait, Runnable next) {
-    if (wait.isNegative() || wait.isZero()) {
-      operation.run(next);
-    } else {
-      operation.after(transport.sleeper(), Checks.capped(wait), next);
-    }
-  }
-
-  /**
-   * The rule for waits polling with these options: the same one for every wait that passes the same
-   * options instance, as thousands of waits started at once usually do, so they hold one between
-   * them rather than one each.
-   */
-  private Poller poller(PollOptions options) {
-    Poller last = lastPoller;
-    if (last == null || last.options() != options) {
-      last = new Poller(options, random, retryPolicy, transport.events());
-      lastPoller = last;
-    }
-    return last;
+    return waits.awaitAsync(wait, options);
   }
 
   private static DocumentSet read(JsonResponse response) {

@@ -1,9 +1,13 @@
 package io.formation.sdk;
 
+import com.fasterxml.jackson.databind.node.MissingNode;
 import io.formation.sdk.internal.Failures;
 import io.formation.sdk.internal.Redaction;
+import io.formation.sdk.model.DocumentSet;
+import io.formation.sdk.model.DocumentSetState;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import okhttp3.Headers;
 
 /** The one factory of the SDK's exceptions; see {@link Failures}. */
@@ -44,6 +48,22 @@ final class Exceptions implements Failures {
       Duration retryAfter) {
     return ByStatus.exception(
         new ApiException.Answer(method, url, status, headers, body, errors), retryAfter);
+  }
+
+  /** A wait whose deadline came: the state it saw last, if any, and its last failure, if any. */
+  static PollTimeoutException pollTimeout(
+      WaitState wait, DocumentSetState lastState, Throwable lastFailure) {
+    DocumentSet lastSeen =
+        lastState == null
+            ? null
+            // What a timeout reports, its id and state: thousands of waits each hold only this.
+            : new DocumentSet(wait.setId(), lastState, Optional.empty(), MissingNode.getInstance());
+    return new PollTimeoutException(wait.setId(), lastSeen, wait.timeout(), lastFailure);
+  }
+
+  /** A set that needs input, and what to do about it. */
+  static InputNeededException inputNeeded(DocumentSet set, String detail) {
+    return new InputNeededException(set, detail);
   }
 
   /**

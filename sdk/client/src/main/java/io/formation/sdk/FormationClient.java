@@ -161,10 +161,8 @@ public final class FormationClient implements AutoCloseable {
             origins,
             forms,
             submissions,
-            builder.clock,
-            builder.ticker,
-            builder.random,
-            retryPolicy,
+            new WaitLoop(
+                transport, null, builder.clock, builder.ticker, builder.random, retryPolicy),
             RequestOptions.none());
   }
 

@@ -22,11 +22,6 @@ public class InputNeededException extends FormationException {
 
   private final transient DocumentSet documentSet;
 
-  /** Creates the exception for a document set that needs input. */
-  InputNeededException(DocumentSet documentSet) {
-    this(documentSet, "submit its forms, then wait again");
-  }
-
   /**
    * Creates the exception, saying why the wait stopped.
    *

@@ -44,6 +44,7 @@ public final class PollOptions {
   private final boolean waitThroughInputNeeded;
   private final Consumer<DocumentSet> onStateChange;
   private final Clock clock;
+  private final Duration retryFailuresAfter;
 
   private PollOptions(Builder builder) {
     this.initialInterval = builder.initialInterval;
@@ -56,6 +57,7 @@ public final class PollOptions {
     this.waitThroughInputNeeded = builder.waitThroughInputNeeded;
     this.onStateChange = builder.onStateChange;
     this.clock = builder.clock;
+    this.retryFailuresAfter = builder.retryFailuresAfter;
   }
 
   /** {@return the defaults} */
@@ -156,6 +158,20 @@ public final class PollOptions {
     return Optional.ofNullable(clock);
   }
 
+  /**
+   * How long a wait pauses after a poll that failed in a way that does not pass by itself (400,
+   * 401, 403, an answer that is not a document set) before it polls again, instead of ending with
+   * the failure; empty (the default) ends the wait. Such a poll's result is {@link
+   * PollResult.Kind#FAILED}. Never past the deadline: a failure that lasts until then ends the wait
+   * with a {@link PollTimeoutException} whose cause it is. A set the service does not know (404)
+   * always ends the wait.
+   *
+   * @return the pause, or empty to end the wait at such a failure
+   */
+  public Optional<Duration> retryFailuresAfter() {
+    return Optional.ofNullable(retryFailuresAfter);
+  }
+
   @Override
   public String toString() {
     return "PollOptions{initialInterval="
@@ -174,6 +190,7 @@ public final class PollOptions {
         + firstPollWithin
         + ", waitThroughInputNeeded="
         + waitThroughInputNeeded
+        + (retryFailuresAfter == null ? "" : ", retryFailuresAfter=" + retryFailuresAfter)
         + "}";
   }
 
@@ -189,6 +206,7 @@ public final class PollOptions {
     private boolean waitThroughInputNeeded;
     private Consumer<DocumentSet> onStateChange = set -> {};
     private Clock clock;
+    private Duration retryFailuresAfter;
 
     private Builder() {}
 
@@ -203,6 +221,7 @@ public final class PollOptions {
       this.waitThroughInputNeeded = options.waitThroughInputNeeded;
       this.onStateChange = options.onStateChange;
       this.clock = options.clock;
+      this.retryFailuresAfter = options.retryFailuresAfter;
     }
 
     /**
@@ -323,6 +342,18 @@ public final class PollOptions {
      */
     public Builder clock(Clock clock) {
       this.clock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /**
+     * Polls again after this pause when a poll fails in a way that does not pass by itself, instead
+     * of ending the wait; see {@link PollOptions#retryFailuresAfter()}.
+     *
+     * @param pause positive
+     * @return this builder
+     */
+    public Builder retryFailuresAfter(Duration pause) {
+      this.retryFailuresAfter = Checks.positive("retryFailuresAfter", pause);
       return this;
     }
 

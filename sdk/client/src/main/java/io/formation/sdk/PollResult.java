@@ -18,7 +18,7 @@ import java.util.Optional;
  *   case COMPLETE -> onComplete(result.set().orElseThrow());
  *   case INPUT_NEEDED -> askForInput(result.set().orElseThrow());
  *   case CHANGED -> showProgress(result.set().orElseThrow());
- *   case UNCHANGED, FAILED_TRANSIENTLY -> { }
+ *   case UNCHANGED, FAILED_TRANSIENTLY, FAILED -> { }
  * }
  * if (result.kind() != PollResult.Kind.COMPLETE) {
  *   store.save(id, result.waitState().encode(), result.nextPollAt());
@@ -30,16 +30,21 @@ import java.util.Optional;
  *     a record component cannot be called {@code wait})
  * @param set the document set as read; empty when the poll failed
  * @param failure for {@link Kind#FAILED_TRANSIENTLY} the failure ridden through, for {@link
- *     Kind#INPUT_NEEDED} the {@link InputNeededException} saying why; empty otherwise
+ *     Kind#FAILED} the failure paused on, for {@link Kind#INPUT_NEEDED} the {@link
+ *     InputNeededException} saying why; empty otherwise
  * @param nextPollAt when to poll next; for {@link Kind#COMPLETE}, the time of this poll (no poll is
  *     due)
+ * @param stateChanged whether the set read is in a state other than the one the wait saw before (or
+ *     the wait's first read): the change {@link PollOptions#onStateChange()} heard, whatever the
+ *     kind
  */
 public record PollResult(
     Kind kind,
     WaitState waitState,
     Optional<DocumentSet> set,
     Optional<FormationException> failure,
-    Instant nextPollAt) {
+    Instant nextPollAt,
+    boolean stateChanged) {
 
   /** What a poll found. */
   public enum Kind {
@@ -51,15 +56,22 @@ public record PollResult(
     COMPLETE,
     /**
      * The set needs input: still {@code input_needed} after the grace from the last submission, or
-     * back to {@code input_needed} after it moved on. Polling on only reads it again until its
-     * forms are submitted (then pass {@link WaitState#withSubmission} the time).
+     * back to {@code input_needed} after it moved on. Told once per episode: later polls that find
+     * it still needing input are {@link #UNCHANGED}, until it moves on or a submission is told
+     * ({@link WaitState#withSubmission}).
      */
     INPUT_NEEDED,
     /**
      * The poll failed in a way that may pass (network, 408, 429, 5xx) after the transport's own
      * retries; the wait goes on, honouring any {@code Retry-After}.
      */
-    FAILED_TRANSIENTLY
+    FAILED_TRANSIENTLY,
+    /**
+     * The poll failed in a way that does not pass by itself (400, 401, 403, an answer that is not a
+     * document set), and the options say to poll again after {@link
+     * PollOptions#retryFailuresAfter() a pause} rather than end the wait.
+     */
+    FAILED
   }
 
   /**
@@ -70,6 +82,7 @@ public record PollResult(
    * @param set the document set as read; empty when the poll failed
    * @param failure the failure ridden through, or why input is needed; else empty
    * @param nextPollAt when to poll next
+   * @param stateChanged whether the set read is in a new state
    */
   public PollResult {
     Checks.nonNull(

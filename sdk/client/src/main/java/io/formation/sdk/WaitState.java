@@ -3,9 +3,9 @@ package io.formation.sdk;
 import io.formation.sdk.internal.Checks;
 import io.formation.sdk.internal.Origins;
 import io.formation.sdk.model.DocumentSetState;
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.time.DateTimeException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
@@ -48,127 +48,175 @@ import java.util.Optional;
  * once. A submission made through the same {@link FormationClient} is known to a wait started
  * afterwards; one made elsewhere is told with {@link #withSubmission(Instant)}.
  *
- * <p>The string form is versioned ({@code w1.} today): later versions of the SDK read every earlier
- * form, and this one refuses a later form with a message saying so. It is about 100 bytes for a
- * typical id and holds no secret (no token, no URL), only the id and times.
+ * <p>A wait tells that a set needs input once per episode: {@link PollResult.Kind#INPUT_NEEDED}
+ * comes once, and again only after the set moved on or a submission was told.
+ *
+ * <p>The string form is versioned ({@code w1.} and {@code w2.} today): later versions of the SDK
+ * read every earlier form, and this one refuses a later form with a message saying so. It is about
+ * 100 bytes for a typical id, at most 2,048 characters for any wait (an id longer than 1,024
+ * characters once escaped is refused), and holds no secret (no token, no URL), only the id and
+ * times.
  */
 public final class WaitState {
-  /** The version of the string form written by {@link #encode()}. */
-  static final int FORMAT = 1;
-
-  private static final String PREFIX = "w";
-  private static final char SEPARATOR = '.';
-  private static final int FIELDS = 11;
-  // Far more than any id the service hands out; a longer string is not a saved wait.
-  private static final int LONGEST_ENCODED = 2048;
-
   // Times are kept as the epoch milliseconds they are saved as: thousands of waits park at once,
   // and each then holds one small object rather than five Instants and a Duration.
-  private static final long NONE = Long.MIN_VALUE;
-  private static final long NO_DEADLINE = Long.MAX_VALUE;
+  static final long NONE = Long.MIN_VALUE;
+  static final long NO_DEADLINE = Long.MAX_VALUE;
+  // Instants a wait holds: years -9999 to 9999, so that any difference of two fits a long.
+  private static final long LATEST_MILLI = 253_402_300_799_999L;
+  // Escaped lengths that keep every encoded wait within WaitCodec.LONGEST_ENCODED.
+  static final int LONGEST_ID = 1024;
+  private static final int LONGEST_STATE = 256;
 
-  private final String setId;
-  private final long started;
-  private final long deadline;
-  private final long interval;
-  private final DocumentSetState lastState;
-  private final long lastSubmission;
-  private final boolean movedOn;
-  private final int polls;
-  private final long lastPoll;
-  private final long nextPoll;
+  final String setId;
+  final long started;
+  final long deadline;
+  final long interval;
+  final DocumentSetState lastState;
+  final long lastSubmission;
+  final boolean movedOn;
+  final boolean inputNeededTold;
+  final int polls;
+  final long lastPoll;
+  final long nextPoll;
 
-  private WaitState(
+  WaitState(
       String setId,
-      Instant started,
-      Instant deadline,
-      Duration interval,
+      long started,
+      long deadline,
+      long interval,
       DocumentSetState lastState,
-      Instant lastSubmission,
+      long lastSubmission,
       boolean movedOn,
+      boolean inputNeededTold,
       int polls,
-      Instant lastPoll,
-      Instant nextPoll) {
+      long lastPoll,
+      long nextPoll) {
     this.setId = Origins.requireId("document set id", setId);
-    this.started = Objects.requireNonNull(started, "started").toEpochMilli();
-    Objects.requireNonNull(deadline, "deadline");
-    this.deadline = deadline.equals(Instant.MAX) ? NO_DEADLINE : deadline.toEpochMilli();
-    this.interval = Math.max(1, Checks.capped(Checks.positive("interval", interval)).toMillis());
-    this.lastState = lastState;
-    this.lastSubmission = lastSubmission == null ? NONE : lastSubmission.toEpochMilli();
+    int escaped = WaitCodec.escape(setId).length();
+    if (escaped > LONGEST_ID) {
+      throw new IllegalArgumentException(
+          "document set id is "
+              + escaped
+              + " characters long once %-escaped; a saved wait holds ids of at most "
+              + LONGEST_ID);
+    }
+    this.started = inRange("start", started);
+    this.deadline = deadline == NO_DEADLINE ? NO_DEADLINE : inRange("deadline", deadline);
+    if (interval < 1 || interval > Checks.LONGEST.toMillis()) {
+      throw new IllegalArgumentException("interval must be 1 ms to 100 years, was " + interval);
+    }
+    this.interval = interval;
+    this.lastState = lastState == null ? null : stored(lastState);
+    this.lastSubmission =
+        lastSubmission == NONE ? NONE : inRange("last submission", lastSubmission);
     this.movedOn = movedOn;
+    this.inputNeededTold = inputNeededTold;
     if (polls < 0) {
       throw new IllegalArgumentException("polls must not be negative, was " + polls);
     }
     this.polls = polls;
-    this.lastPoll = lastPoll == null ? NONE : lastPoll.toEpochMilli();
-    this.nextPoll = Objects.requireNonNull(nextPoll, "nextPoll").toEpochMilli();
+    this.lastPoll = lastPoll == NONE ? NONE : inRange("last poll", lastPoll);
+    this.nextPoll = inRange("next poll", nextPoll);
     if (this.deadline < this.started) {
       throw new IllegalArgumentException(
           "deadline " + deadline() + " is before the start " + started());
     }
   }
 
+  private static long inRange(String name, long milli) {
+    if (milli > LATEST_MILLI || milli < -LATEST_MILLI) {
+      throw new IllegalArgumentException(
+          "the " + name + " is out of range (years -9999 to 9999): " + milli + " ms");
+    }
+    return milli;
+  }
+
   /** A wait that begins now: nothing seen yet, its first poll due now. */
   static WaitState start(String setId, Instant now, PollOptions options, Instant lastSubmission) {
-    Instant started = millis(now);
+    long started = now.toEpochMilli();
     // A timeout too long for clock arithmetic means none, as everywhere in the SDK.
-    Instant deadline =
+    long deadline =
         options.timeout().compareTo(Checks.LONGEST) >= 0
-            ? Instant.MAX
-            : started.plus(options.timeout());
+            ? NO_DEADLINE
+            : Math.min(started + options.timeout().toMillis(), LATEST_MILLI);
     return new WaitState(
         setId,
         started,
         deadline,
-        options.initialInterval(),
+        millis(options.initialInterval()),
         null,
-        lastSubmission,
+        lastSubmission == null ? NONE : lastSubmission.toEpochMilli(),
+        false,
         false,
         0,
-        null,
+        NONE,
         started);
   }
 
-  /** After a poll that read the set: its state, the grown interval and the next poll. */
-  WaitState polled(DocumentSetState state, Instant at, Duration nextInterval, Instant next) {
+  /** After a poll that read the set: its state, whether input_needed was told, the schedule. */
+  WaitState polled(
+      DocumentSetState state, Instant at, boolean told, Duration nextInterval, Instant next) {
     return new WaitState(
         setId,
-        started(),
-        deadline(),
-        nextInterval,
+        started,
+        deadline,
+        millis(nextInterval),
         state,
-        instant(lastSubmission),
+        lastSubmission,
         movedOn || !state.needsInput(),
+        told,
         plusOne(),
-        at,
-        next);
+        at.toEpochMilli(),
+        next.toEpochMilli());
   }
 
   /** After a poll that failed: the state seen before stays, the schedule moves on. */
   WaitState failed(Instant at, Duration nextInterval, Instant next) {
     return new WaitState(
         setId,
-        started(),
-        deadline(),
-        nextInterval,
+        started,
+        deadline,
+        millis(nextInterval),
         lastState,
-        instant(lastSubmission),
+        lastSubmission,
         movedOn,
+        inputNeededTold,
         plusOne(),
-        at,
-        next);
+        at.toEpochMilli(),
+        next.toEpochMilli());
+  }
+
+  /** The same wait with its next poll moved. */
+  WaitState rescheduled(Instant next) {
+    return new WaitState(
+        setId,
+        started,
+        deadline,
+        interval,
+        lastState,
+        lastSubmission,
+        movedOn,
+        inputNeededTold,
+        polls,
+        lastPoll,
+        next.toEpochMilli());
   }
 
   private int plusOne() {
     return polls == Integer.MAX_VALUE ? polls : polls + 1;
   }
 
+  private static long millis(Duration duration) {
+    return Math.max(1, Checks.capped(duration).toMillis());
+  }
+
   /**
    * This wait, told of a submission of the set's forms the service accepted at that time (made by
    * another process, say): a set still reading {@code input_needed} is then polled for {@link
-   * PollOptions#inputNeededGrace()} from it, even if it moved on and came back to {@code
-   * input_needed} before. A time earlier than the last submission already known changes nothing.
+   * PollOptions#inputNeededGrace()} from it, and reported again if it still needs input after that,
+   * even if it was reported before. A time earlier than the last submission already known changes
+   * nothing.
    *
    * <pre>{@code
    * WaitState wait = WaitState.decode(saved).withSubmission(submittedAt);
@@ -179,20 +227,12 @@ public final class WaitState {
    */
   public WaitState withSubmission(Instant acceptedAt) {
     Objects.requireNonNull(acceptedAt, "acceptedAt");
-    if (lastSubmission != NONE && acceptedAt.toEpochMilli() <= lastSubmission) {
+    long at = acceptedAt.toEpochMilli();
+    if (lastSubmission != NONE && at <= lastSubmission) {
       return this;
     }
     return new WaitState(
-        setId,
-        started(),
-        deadline(),
-        interval(),
-        lastState,
-        acceptedAt,
-        false,
-        polls,
-        instant(lastPoll),
-        nextPoll());
+        setId, started, deadline, interval, lastState, at, false, false, polls, lastPoll, nextPoll);
   }
 
   /** {@return the id of the document set waited for} */
@@ -218,9 +258,17 @@ public final class WaitState {
     return Duration.ofMillis(interval);
   }
 
-  /** {@return the state the last successful poll read; empty before the first} */
+  /**
+   * {@return the state the last successful poll read; empty before the first} A state longer than
+   * any the service uses (over 256 characters once escaped) is kept as its SHA-256 digest.
+   */
   public Optional<DocumentSetState> lastState() {
     return Optional.ofNullable(lastState);
+  }
+
+  /** Whether the set's state is the one the wait saw last. */
+  boolean sameState(DocumentSetState state) {
+    return lastState != null && lastState.equals(stored(state));
   }
 
   /**
@@ -252,35 +300,25 @@ public final class WaitState {
     return movedOn;
   }
 
+  /** Whether the wait has told, in this episode, that the set needs input. */
+  boolean inputNeededTold() {
+    return inputNeededTold;
+  }
+
   /** {@return how long the wait was given in all: from its start to its deadline} */
   Duration timeout() {
     return Duration.between(started(), deadline());
   }
 
   /**
-   * The wait as a compact string (about 100 bytes for a typical id; ASCII letters, digits and
-   * {@code . _ - %}, safe in a URL, a shell argument or a database column), read back by {@link
-   * #decode(String)} in this or any later version of the SDK.
+   * The wait as a compact string (about 100 bytes for a typical id, at most 2,048 characters; ASCII
+   * letters, digits and {@code . _ - %}, safe in a URL, a shell argument or a database column),
+   * read back by {@link #decode(String)} in this or any later version of the SDK.
    *
    * @return the string form
    */
   public String encode() {
-    StringBuilder out = new StringBuilder(128).append(PREFIX).append(FORMAT);
-    field(out, escape(setId));
-    field(out, lastState == null ? "" : escape(lastState.value()));
-    field(out, Long.toString(started));
-    field(out, deadline == NO_DEADLINE ? "" : Long.toString(deadline - started));
-    field(out, Long.toString(interval));
-    field(out, lastSubmission == NONE ? "" : Long.toString(lastSubmission - started));
-    field(out, lastPoll == NONE ? "" : Long.toString(lastPoll - started));
-    field(out, Long.toString(nextPoll - started));
-    field(out, Integer.toString(polls));
-    field(out, movedOn ? "m" : "");
-    return out.toString();
-  }
-
-  private static void field(StringBuilder out, String value) {
-    out.append(SEPARATOR).append(value);
+    return WaitCodec.encode(this);
   }
 
   /**
@@ -296,166 +334,30 @@ public final class WaitState {
    *     it, or was written by a later version of the SDK
    */
   public static WaitState decode(String encoded) {
-    Objects.requireNonNull(encoded, "encoded");
-    if (encoded.length() > LONGEST_ENCODED) {
-      throw invalid(
-          "it is " + encoded.length() + " characters long, more than " + LONGEST_ENCODED, null);
-    }
-    String[] fields = encoded.split("\\.", -1);
-    String head = fields[0];
-    if (!head.startsWith(PREFIX) || head.length() < 2 || !digits(head.substring(1))) {
-      throw invalid(
-          "it does not start with the version, such as \"" + PREFIX + FORMAT + ".\"", null);
-    }
-    int version = parseVersion(head.substring(1));
-    if (version > FORMAT) {
-      throw invalid(
-          "it was written in format "
-              + version
-              + " by a later version of the SDK; this one reads formats up to "
-              + FORMAT
-              + ": upgrade the SDK",
-          null);
-    }
-    if (version < 1) {
-      throw invalid("format " + version + " does not exist", null);
-    }
-    // Format 1. A later format adds its fields at the end, so this reading stays as it is.
-    if (fields.length != FIELDS) {
-      throw invalid(
-          "format 1 has " + FIELDS + " fields separated by '.', this string has " + fields.length,
-          null);
-    }
-    try {
-      String id = unescape("id", fields[1]);
-      DocumentSetState state =
-          fields[2].isEmpty() ? null : DocumentSetState.of(unescape("state", fields[2]));
-      Instant started = Instant.ofEpochMilli(number("start", fields[3]));
-      Instant deadline = fields[4].isEmpty() ? Instant.MAX : offset(started, "deadline", fields[4]);
-      Duration interval = Duration.ofMillis(number("interval", fields[5]));
-      Instant submission = fields[6].isEmpty() ? null : offset(started, "submission", fields[6]);
-      Instant lastPoll = fields[7].isEmpty() ? null : offset(started, "last poll", fields[7]);
-      Instant nextPoll = offset(started, "next poll", fields[8]);
-      long polls = number("polls", fields[9]);
-      if (polls > Integer.MAX_VALUE) {
-        throw new IllegalArgumentException("polls is out of range: " + polls);
-      }
-      boolean movedOn;
-      if (fields[10].equals("m")) {
-        movedOn = true;
-      } else if (fields[10].isEmpty()) {
-        movedOn = false;
-      } else {
-        throw new IllegalArgumentException("the flags field is not empty or \"m\"");
-      }
-      return new WaitState(
-          id,
-          started,
-          deadline,
-          interval,
-          state,
-          submission,
-          movedOn,
-          (int) polls,
-          lastPoll,
-          nextPoll);
-    } catch (IllegalArgumentException | DateTimeException | ArithmeticException e) {
-      throw invalid(e.getMessage(), e);
-    }
+    return WaitCodec.decode(encoded);
   }
 
-  private static int parseVersion(String digits) {
-    try {
-      return Integer.parseInt(digits);
-    } catch (NumberFormatException e) {
-      return Integer.MAX_VALUE;
-    }
-  }
-
-  private static IllegalArgumentException invalid(String why, Exception cause) {
-    return new IllegalArgumentException("Not a saved wait (WaitState.encode()): " + why, cause);
-  }
-
-  private static boolean digits(String text) {
-    if (text.isEmpty()) {
-      return false;
-    }
-    for (int i = 0; i < text.length(); i++) {
-      if (text.charAt(i) < '0' || text.charAt(i) > '9') {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  private static long number(String name, String text) {
-    boolean negative = text.startsWith("-");
-    if (!digits(negative ? text.substring(1) : text) || text.length() > 19) {
-      throw new IllegalArgumentException(
-          "the " + name + " field is not a whole number of milliseconds");
-    }
-    return Long.parseLong(text);
-  }
-
-  private static Instant offset(Instant base, String name, String text) {
-    return base.plusMillis(number(name, text));
-  }
-
-  /** Instants as they are saved: to the millisecond, so a decoded wait equals the encoded one. */
-  private static Instant millis(Instant instant) {
-    return Instant.ofEpochMilli(instant.toEpochMilli());
-  }
-
-  private static Instant instant(long epochMilli) {
+  static Instant instant(long epochMilli) {
     return epochMilli == NONE ? null : Instant.ofEpochMilli(epochMilli);
   }
 
-  /** Percent-encodes UTF-8 bytes outside {@code A-Z a-z 0-9 _ -}: the separator never occurs. */
-  private static String escape(String text) {
-    StringBuilder out = new StringBuilder(text.length());
-    for (byte b : text.getBytes(StandardCharsets.UTF_8)) {
-      int c = b & 0xff;
-      if (unreserved(c)) {
-        out.append((char) c);
-      } else {
-        out.append('%').append(Character.toUpperCase(Character.forDigit(c >> 4, 16)));
-        out.append(Character.toUpperCase(Character.forDigit(c & 0xf, 16)));
-      }
+  /** The state as a wait keeps it: itself, or the digest of one too long to save. */
+  private static DocumentSetState stored(DocumentSetState state) {
+    if (WaitCodec.escape(state.value()).length() <= LONGEST_STATE) {
+      return state;
     }
-    return out.toString();
-  }
-
-  private static boolean unreserved(int c) {
-    return c >= 'A' && c <= 'Z'
-        || c >= 'a' && c <= 'z'
-        || c >= '0' && c <= '9'
-        || c == '_'
-        || c == '-';
-  }
-
-  private static String unescape(String name, String text) {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream(text.length());
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (c == '%') {
-        int high = i + 2 < text.length() ? Character.digit(text.charAt(i + 1), 16) : -1;
-        int low = i + 2 < text.length() ? Character.digit(text.charAt(i + 2), 16) : -1;
-        if (high < 0 || low < 0) {
-          throw new IllegalArgumentException("the " + name + " field has a bad %-escape");
-        }
-        bytes.write(high << 4 | low);
-        i += 2;
-      } else if (unreserved(c)) {
-        bytes.write(c);
-      } else {
-        throw new IllegalArgumentException(
-            "the "
-                + name
-                + " field has a character that must be %-escaped: U+"
-                + String.format(java.util.Locale.ROOT, "%04X", (int) c));
+    try {
+      byte[] digest =
+          MessageDigest.getInstance("SHA-256")
+              .digest(state.value().getBytes(StandardCharsets.UTF_8));
+      StringBuilder hex = new StringBuilder("sha256-");
+      for (byte b : digest) {
+        hex.append(Character.forDigit(b >> 4 & 0xf, 16)).append(Character.forDigit(b & 0xf, 16));
       }
+      return DocumentSetState.of(hex.toString());
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("every Java platform has SHA-256", e);
     }
-    return bytes.toString(StandardCharsets.UTF_8);
   }
 
   @Override
@@ -490,6 +392,7 @@ public final class WaitState {
         + ", nextPoll="
         + nextPoll()
         + (movedOn ? ", movedOn" : "")
+        + (inputNeededTold ? ", inputNeededTold" : "")
         + "}";
   }
 }

@@ -84,7 +84,7 @@ class AsyncTest {
     server.enqueue(documentSet("ds_1", "filing_in_progress"));
     server.enqueue(documentSet("ds_1", "complete"));
     try (FormationClient client = TestClients.builder(server, time).sleeper(failing).build()) {
-      assertThat(client.documentSets().awaitCompletionAsync("ds_1"))
+      assertThat(client.documentSets().awaitCompletionAsync("ds_1", PollOptions.defaults()))
           .failsWithin(SAFETY_NET)
           .withThrowableOfType(ExecutionException.class)
           .havingCause()
@@ -103,7 +103,8 @@ class AsyncTest {
     FormationClient client = TestClients.realTime(server);
     try {
       assertThat(client.documentSets().getAsync("ds_1")).succeedsWithin(SAFETY_NET);
-      assertThat(client.documentSets().awaitCompletionAsync("ds_1")).succeedsWithin(SAFETY_NET);
+      assertThat(client.documentSets().awaitCompletionAsync("ds_1", PollOptions.defaults()))
+          .succeedsWithin(SAFETY_NET);
       // OkHttp renames its thread while it runs a call ("OkHttp <url>"), and a future can be seen
       // complete before the thread has its own name back: look again until it has.
       Set<String> started = Set.of();

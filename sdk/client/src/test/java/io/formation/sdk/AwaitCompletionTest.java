@@ -161,7 +161,10 @@ class AwaitCompletionTest {
       if (mode == Mode.BLOCKING) {
         client.documentSets().awaitCompletion(ID);
       } else {
-        client.documentSets().awaitCompletionAsync(ID).get(30, TimeUnit.SECONDS);
+        client
+            .documentSets()
+            .awaitCompletionAsync(ID, PollOptions.defaults())
+            .get(30, TimeUnit.SECONDS);
       }
     }
     assertThat(time.sleeps()).containsExactly(ofMillis(900), ofMillis(1350));

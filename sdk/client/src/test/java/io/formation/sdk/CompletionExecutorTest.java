@@ -106,7 +106,7 @@ class CompletionExecutorTest {
       CompletableFuture<String> thread =
           client
               .documentSets()
-              .awaitCompletionAsync("ds_1")
+              .awaitCompletionAsync("ds_1", PollOptions.defaults())
               .thenApply(set -> Thread.currentThread().getName());
       answer.countDown();
       assertThat(thread).succeedsWithin(SAFETY_NET).asString().startsWith("formation-completion");

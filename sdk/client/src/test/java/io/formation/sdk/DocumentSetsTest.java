@@ -222,7 +222,7 @@ class DocumentSetsTest {
               client.forms()::list,
               client.forms()::listAsync,
               client.documentSets()::awaitCompletion,
-              client.documentSets()::awaitCompletionAsync);
+              bad -> client.documentSets().awaitCompletionAsync(bad, PollOptions.defaults()));
       for (ThrowingConsumer<String> call : calls) {
         assertThatThrownBy(() -> call.accept(id)).isInstanceOf(IllegalArgumentException.class);
       }

@@ -1,0 +1,215 @@
+package io.formation.sdk;
+
+import io.formation.sdk.model.DocumentSetState;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * The string form of a {@link WaitState}: {@code w<format>.} then ten fields separated by dots.
+ * Format 1 has the flag {@code m} (moved on); format 2 adds {@code i} (input needed told). A wait
+ * is written in the oldest format that holds it, so that a version of the SDK that reads only
+ * format 1 still reads most waits during a rolling deploy.
+ */
+final class WaitCodec {
+  /** The latest format this version reads and writes. */
+  static final int FORMAT = 2;
+
+  /** Far more than any id the service hands out; a longer string is not a saved wait. */
+  static final int LONGEST_ENCODED = 2048;
+
+  private static final String PREFIX = "w";
+  private static final char SEPARATOR = '.';
+  private static final int FIELDS = 11;
+
+  private WaitCodec() {}
+
+  static String encode(WaitState wait) {
+    long started = wait.started;
+    StringBuilder out = new StringBuilder(128).append(PREFIX).append(wait.inputNeededTold ? 2 : 1);
+    field(out, escape(wait.setId));
+    field(out, wait.lastState == null ? "" : escape(wait.lastState.value()));
+    field(out, Long.toString(started));
+    field(
+        out, wait.deadline == WaitState.NO_DEADLINE ? "" : Long.toString(wait.deadline - started));
+    field(out, Long.toString(wait.interval));
+    field(out, offset(wait.lastSubmission, started));
+    field(out, offset(wait.lastPoll, started));
+    field(out, Long.toString(wait.nextPoll - started));
+    field(out, Integer.toString(wait.polls));
+    field(out, (wait.movedOn ? "m" : "") + (wait.inputNeededTold ? "i" : ""));
+    return out.toString();
+  }
+
+  private static String offset(long instant, long started) {
+    return instant == WaitState.NONE ? "" : Long.toString(instant - started);
+  }
+
+  private static void field(StringBuilder out, String value) {
+    out.append(SEPARATOR).append(value);
+  }
+
+  static WaitState decode(String encoded) {
+    Objects.requireNonNull(encoded, "encoded");
+    if (encoded.length() > LONGEST_ENCODED) {
+      throw invalid(
+          "it is " + encoded.length() + " characters long, more than " + LONGEST_ENCODED, null);
+    }
+    String[] fields = encoded.split("\\.", -1);
+    String head = fields[0];
+    if (!head.startsWith(PREFIX) || head.length() < 2 || !digits(head.substring(1))) {
+      throw invalid(
+          "it does not start with the version, such as \"" + PREFIX + FORMAT + ".\"", null);
+    }
+    int version = parseVersion(head.substring(1));
+    if (version > FORMAT) {
+      throw invalid(
+          "it was written in format "
+              + version
+              + " by a later version of the SDK; this one reads formats up to "
+              + FORMAT
+              + ": upgrade the SDK",
+          null);
+    }
+    if (version < 1) {
+      throw invalid("format " + version + " does not exist", null);
+    }
+    // A later format adds its fields at the end, so this reading stays as it is.
+    if (fields.length != FIELDS) {
+      throw invalid(
+          "format "
+              + version
+              + " has "
+              + FIELDS
+              + " fields separated by '.', this string has "
+              + fields.length,
+          null);
+    }
+    try {
+      String id = unescape("id", fields[1]);
+      DocumentSetState state =
+          fields[2].isEmpty() ? null : DocumentSetState.of(unescape("state", fields[2]));
+      long started = number("start", fields[3]);
+      long deadline =
+          fields[4].isEmpty() ? WaitState.NO_DEADLINE : offset(started, "deadline", fields[4]);
+      long interval = number("interval", fields[5]);
+      long submission =
+          fields[6].isEmpty() ? WaitState.NONE : offset(started, "submission", fields[6]);
+      long lastPoll =
+          fields[7].isEmpty() ? WaitState.NONE : offset(started, "last poll", fields[7]);
+      long nextPoll = offset(started, "next poll", fields[8]);
+      long polls = number("polls", fields[9]);
+      if (polls > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException("polls is out of range: " + polls);
+      }
+      String flags = fields[10];
+      boolean movedOn = flags.startsWith("m");
+      boolean told = flags.endsWith("i") && version >= 2;
+      if (flags.length() != (movedOn ? 1 : 0) + (told ? 1 : 0)) {
+        throw new IllegalArgumentException(
+            "the flags field is not "
+                + (version >= 2 ? "empty, \"m\", \"i\" or \"mi\"" : "empty or \"m\""));
+      }
+      return new WaitState(
+          id,
+          started,
+          deadline,
+          interval,
+          state,
+          submission,
+          movedOn,
+          told,
+          (int) polls,
+          lastPoll,
+          nextPoll);
+    } catch (IllegalArgumentException | ArithmeticException e) {
+      throw invalid(e.getMessage(), e);
+    }
+  }
+
+  private static int parseVersion(String digits) {
+    try {
+      return Integer.parseInt(digits);
+    } catch (NumberFormatException e) {
+      return Integer.MAX_VALUE;
+    }
+  }
+
+  private static IllegalArgumentException invalid(String why, Exception cause) {
+    return new IllegalArgumentException("Not a saved wait (WaitState.encode()): " + why, cause);
+  }
+
+  private static boolean digits(String text) {
+    if (text.isEmpty()) {
+      return false;
+    }
+    for (int i = 0; i < text.length(); i++) {
+      if (text.charAt(i) < '0' || text.charAt(i) > '9') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static long number(String name, String text) {
+    boolean negative = text.startsWith("-");
+    if (!digits(negative ? text.substring(1) : text) || text.length() > 19) {
+      throw new IllegalArgumentException(
+          "the " + name + " field is not a whole number of milliseconds");
+    }
+    return Long.parseLong(text);
+  }
+
+  private static long offset(long base, String name, String text) {
+    return Math.addExact(base, number(name, text));
+  }
+
+  /** Percent-encodes UTF-8 bytes outside {@code A-Z a-z 0-9 _ -}: the separator never occurs. */
+  static String escape(String text) {
+    StringBuilder out = new StringBuilder(text.length());
+    for (byte b : text.getBytes(StandardCharsets.UTF_8)) {
+      int c = b & 0xff;
+      if (unreserved(c)) {
+        out.append((char) c);
+      } else {
+        out.append('%').append(Character.toUpperCase(Character.forDigit(c >> 4, 16)));
+        out.append(Character.toUpperCase(Character.forDigit(c & 0xf, 16)));
+      }
+    }
+    return out.toString();
+  }
+
+  private static boolean unreserved(int c) {
+    return c >= 'A' && c <= 'Z'
+        || c >= 'a' && c <= 'z'
+        || c >= '0' && c <= '9'
+        || c == '_'
+        || c == '-';
+  }
+
+  private static String unescape(String name, String text) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream(text.length());
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c == '%') {
+        int high = i + 2 < text.length() ? Character.digit(text.charAt(i + 1), 16) : -1;
+        int low = i + 2 < text.length() ? Character.digit(text.charAt(i + 2), 16) : -1;
+        if (high < 0 || low < 0) {
+          throw new IllegalArgumentException("the " + name + " field has a bad %-escape");
+        }
+        bytes.write(high << 4 | low);
+        i += 2;
+      } else if (unreserved(c)) {
+        bytes.write(c);
+      } else {
+        throw new IllegalArgumentException(
+            "the "
+                + name
+                + " field has a character that must be %-escaped: U+"
+                + String.format(Locale.ROOT, "%04X", (int) c));
+      }
+    }
+    return bytes.toString(StandardCharsets.UTF_8);
+  }
+}

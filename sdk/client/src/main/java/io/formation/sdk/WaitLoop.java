@@ -1,0 +1,324 @@
+package io.formation.sdk;
+
+import io.formation.sdk.internal.ApiRequest;
+import io.formation.sdk.internal.AsyncOperation;
+import io.formation.sdk.internal.Checks;
+import io.formation.sdk.internal.JsonResponse;
+import io.formation.sdk.internal.RetryPolicy;
+import io.formation.sdk.internal.Ticker;
+import io.formation.sdk.internal.Transport;
+import io.formation.sdk.internal.Wire;
+import io.formation.sdk.model.DocumentSet;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import java.util.function.DoubleSupplier;
+import java.util.function.Function;
+
+/**
+ * Carries out the {@link WaitRule}: sends each poll when the rule says, hands what it saw back to
+ * the rule, tells the listeners what the rule decided, and sleeps (blocking) or parks (async) until
+ * the next poll. It decides nothing itself.
+ */
+final class WaitLoop {
+  private final Transport transport;
+  private final Function<String, ApiRequest> request;
+  private final Clock clock;
+  private final Ticker ticker;
+  private final DoubleSupplier random;
+  private final RetryPolicy retryPolicy;
+  private volatile WaitRule lastRule;
+
+  WaitLoop(
+      Transport transport,
+      Function<String, ApiRequest> request,
+      Clock clock,
+      Ticker ticker,
+      DoubleSupplier random,
+      RetryPolicy retryPolicy) {
+    this.transport = transport;
+    this.request = request;
+    this.clock = clock;
+    this.ticker = ticker;
+    this.random = random;
+    this.retryPolicy = retryPolicy;
+  }
+
+  /** This loop, its polls built by {@code request} (a view's, with its request options). */
+  WaitLoop withRequests(Function<String, ApiRequest> request) {
+    return new WaitLoop(transport, request, clock, ticker, random, retryPolicy);
+  }
+
+  /** The wall clock a wait with these options reads. */
+  Clock clock(PollOptions options) {
+    return options.clock().orElse(clock);
+  }
+
+  PollResult poll(WaitState wait, PollOptions options) {
+    WaitRule rule = rule(options);
+    WaitClock time = new WaitClock(clock(options), ticker);
+    awaitTurn(rule, wait, time.now(), time, null);
+    return tell(rule, wait, pollOnce(rule, wait, time, null), time);
+  }
+
+  DocumentSet await(WaitState wait, PollOptions options) {
+    WaitRule rule = rule(options);
+    WaitClock time = new WaitClock(clock(options), ticker);
+    wait = rule.takenUp(wait, time.now());
+    FormationException lastFailure = null;
+    while (true) {
+      awaitTurn(rule, wait, wait.nextPoll(), time, lastFailure);
+      WaitRule.Decision decision = pollOnce(rule, wait, time, lastFailure);
+      PollResult result = tell(rule, wait, decision, time);
+      if (result.kind() == PollResult.Kind.COMPLETE) {
+        return result.set().orElseThrow();
+      }
+      if (decision.needsInput() != null) {
+        throw ended(wait, decision.needsInput(), time);
+      }
+      wait = result.waitState();
+      lastFailure = result.failure().orElse(null);
+    }
+  }
+
+  /**
+   * Sleeps until the rule lets the wait poll (the sleeper's waking a moment late or early is its
+   * own precision); when no poll may be sent before the deadline, ends the wait there.
+   */
+  private void awaitTurn(
+      WaitRule rule, WaitState wait, Instant due, WaitClock time, FormationException lastFailure) {
+    Instant at = rule.pollAt(wait, due, time.now());
+    if (at == null) {
+      sleep(wait, time.until(wait.deadline()));
+      throw ended(wait, rule.timeout(wait, lastFailure), time);
+    }
+    sleep(wait, time.until(at));
+  }
+
+  private WaitRule.Decision pollOnce(
+      WaitRule rule, WaitState wait, WaitClock time, FormationException lastFailure) {
+    DocumentSet set;
+    try {
+      set = transport.send(pollRequest(wait, time), WaitLoop::read);
+    } catch (FormationException e) {
+      if (Thread.currentThread().isInterrupted()) {
+        throw e;
+      }
+      return rule.afterFailure(wait, e, time.now(), lastFailure);
+    }
+    return rule.afterPoll(wait, set, time.now());
+  }
+
+  private void sleep(WaitState wait, Duration duration) {
+    if (duration.isNegative() || duration.isZero()) {
+      return;
+    }
+    try {
+      transport.sleeper().sleep(Checks.capped(duration));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new FormationException("Interrupted while waiting for document set " + wait.setId(), e);
+    }
+  }
+
+  CompletableFuture<PollResult> pollAsync(WaitState wait, PollOptions options) {
+    WaitRule rule = rule(options);
+    WaitClock time = new WaitClock(clock(options), ticker);
+    AsyncOperation<PollResult> operation = new AsyncOperation<>(transport.completions());
+    Instant due = time.now();
+    turnAsync(
+        rule,
+        wait,
+        due,
+        time,
+        null,
+        operation,
+        () ->
+            pollOnceAsync(
+                rule,
+                wait,
+                time,
+                null,
+                operation,
+                decision -> operation.complete(decision.result())));
+    return operation.result();
+  }
+
+  CompletableFuture<DocumentSet> awaitAsync(WaitState start, PollOptions options) {
+    WaitRule rule = rule(options);
+    WaitClock time = new WaitClock(clock(options), ticker);
+    AsyncOperation<DocumentSet> operation = new AsyncOperation<>(transport.completions());
+    WaitState wait = rule.takenUp(start, time.now());
+    operation.run(() -> loopAsync(rule, wait, time, null, operation));
+    return operation.result();
+  }
+
+  private void loopAsync(
+      WaitRule rule,
+      WaitState wait,
+      WaitClock time,
+      FormationException lastFailure,
+      AsyncOperation<DocumentSet> operation) {
+    turnAsync(
+        rule,
+        wait,
+        wait.nextPoll(),
+        time,
+        lastFailure,
+        operation,
+        () ->
+            pollOnceAsync(
+                rule,
+                wait,
+                time,
+                lastFailure,
+                operation,
+                decision -> {
+                  PollResult result = decision.result();
+                  if (result.kind() == PollResult.Kind.COMPLETE) {
+                    operation.complete(result.set().orElseThrow());
+                  } else if (decision.needsInput() != null) {
+                    operation.fail(ended(wait, decision.needsInput(), time));
+                  } else {
+                    // What the next poll needs, not the result: a waiting set keeps no copy of
+                    // the set last read (its JSON tree is several KB) until its next poll.
+                    WaitState next = result.waitState();
+                    FormationException failure = result.failure().orElse(null);
+                    operation.run(() -> loopAsync(rule, next, time, failure, operation));
+                  }
+                }));
+  }
+
+  /** Parks until the rule lets the wait poll, then runs {@code poll}; as {@link #awaitTurn}. */
+  private void turnAsync(
+      WaitRule rule,
+      WaitState wait,
+      Instant due,
+      WaitClock time,
+      FormationException lastFailure,
+      AsyncOperation<?> operation,
+      Runnable poll) {
+    Instant at = rule.pollAt(wait, due, time.now());
+    if (at == null) {
+      after(
+          operation,
+          time.until(wait.deadline()),
+          () -> operation.fail(ended(wait, rule.timeout(wait, lastFailure), time)));
+    } else {
+      after(operation, time.until(at), poll);
+    }
+  }
+
+  /** One poll, async; the rule's decision reaches {@code then} on the completions executor. */
+  private void pollOnceAsync(
+      WaitRule rule,
+      WaitState wait,
+      WaitClock time,
+      FormationException lastFailure,
+      AsyncOperation<?> operation,
+      Consumer<WaitRule.Decision> then) {
+    CompletableFuture<DocumentSet> sent =
+        transport.sendAsyncStep(pollRequest(wait, time), WaitLoop::read);
+    if (!operation.track(sent)) {
+      return;
+    }
+    // Never on OkHttp's threads, where a slow listener would hold a connection slot.
+    sent.whenComplete(
+        (set, error) ->
+            AsyncOperation.execute(
+                transport.completions(),
+                () ->
+                    operation.run(
+                        () -> {
+                          if (operation.isDone()) {
+                            return;
+                          }
+                          Throwable failure = set != null ? null : AsyncOperation.unwrap(error);
+                          if (failure != null && !(failure instanceof RuntimeException)) {
+                            operation.fail(failure);
+                            return;
+                          }
+                          Instant now = time.now();
+                          WaitRule.Decision decision =
+                              set != null
+                                  ? rule.afterPoll(wait, set, now)
+                                  : rule.afterFailure(
+                                      wait, (RuntimeException) failure, now, lastFailure);
+                          tell(rule, wait, decision, time);
+                          then.accept(decision);
+                        })));
+  }
+
+  private void after(AsyncOperation<?> operation, Duration wait, Runnable next) {
+    if (wait.isNegative() || wait.isZero()) {
+      operation.run(next);
+    } else {
+      operation.after(transport.sleeper(), Checks.capped(wait), next);
+    }
+  }
+
+  /**
+   * Tells the client's listener and the options' listener what the rule decided, then returns the
+   * result, or throws the end.
+   */
+  private PollResult tell(
+      WaitRule rule, WaitState wait, WaitRule.Decision decision, WaitClock time) {
+    DocumentSet seen = decision.seen();
+    if (seen != null) {
+      transport.events().polled(seen);
+      if (decision.changed()) {
+        transport
+            .events()
+            .stateChanged(seen, wait.polls() + 1, Duration.between(wait.started(), time.now()));
+        rule.options().onStateChange().accept(seen);
+      }
+    }
+    if (decision.end() != null) {
+      throw ended(wait, decision.end(), time);
+    }
+    if (decision.result().kind() == PollResult.Kind.COMPLETE) {
+      transport
+          .events()
+          .waitEnded(
+              wait.setId(),
+              "complete",
+              wait.polls() + 1,
+              Duration.between(wait.started(), time.now()));
+    }
+    return decision.result();
+  }
+
+  private RuntimeException ended(WaitState wait, RuntimeException end, WaitClock time) {
+    transport
+        .events()
+        .waitEnded(
+            wait.setId(),
+            end.getClass().getSimpleName() + ": " + end.getMessage(),
+            wait.polls(),
+            Duration.between(wait.started(), time.now()));
+    return end;
+  }
+
+  /**
+   * The rule for waits polling with these options: the same one for every wait that passes the same
+   * options instance, as thousands of waits started at once usually do.
+   */
+  private WaitRule rule(PollOptions options) {
+    WaitRule last = lastRule;
+    if (last == null || last.options() != options) {
+      last = new WaitRule(options, random, retryPolicy);
+      lastRule = last;
+    }
+    return last;
+  }
+
+  private ApiRequest pollRequest(WaitState wait, WaitClock time) {
+    return request.apply(wait.setId()).asPoll(time.reading(wait.deadline()));
+  }
+
+  private static DocumentSet read(JsonResponse response) {
+    return Wire.documentSet(response.body());
+  }
+}

@@ -1,0 +1,250 @@
+package io.formation.sdk;
+
+import io.formation.sdk.internal.Checks;
+import io.formation.sdk.internal.RetryPolicy;
+import io.formation.sdk.model.DocumentSet;
+import io.formation.sdk.model.DocumentSetState;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.function.DoubleSupplier;
+
+/**
+ * The rule of a wait for completion, in one place and nowhere else: given a saved wait, what one
+ * poll saw (the set, or a failure) and the time, it says what to tell, when to poll next, or that
+ * the wait has ended and why. It reads no clock, sends nothing and tells no one: {@link WaitLoop}
+ * (blocking and async waits, one poll at a time) and formation-tracking's poll task carry its
+ * decisions out, so a wait saved after any poll and resumed elsewhere decides the same.
+ *
+ * <p>Its promises: no poll after the deadline; every wait ends at its deadline whatever the set's
+ * state or the service's answers; no two polls closer than {@link #MIN_GAP}; that a set needs input
+ * is told once per episode.
+ *
+ * @param options how the wait polls
+ * @param random the jitter's source
+ * @param retryPolicy what an answer means (transient or not) and the {@code Retry-After} cap
+ */
+record WaitRule(PollOptions options, DoubleSupplier random, RetryPolicy retryPolicy) {
+  /** No two polls of one wait come closer than this, whatever the options or the service say. */
+  static final Duration MIN_GAP = RetryPolicy.MIN_GAP;
+
+  /**
+   * What the rule decided after one poll.
+   *
+   * @param seen the set the poll read, or null
+   * @param changed whether its state differs from the one the wait saw last (or is the first)
+   * @param result the poll's result when the wait goes on or is complete; null when it ended
+   * @param end why the wait ended, when it did: to throw
+   * @param needsInput when the set needs input (told or not), why: a wait that can only return a
+   *     complete set stops with it
+   */
+  record Decision(
+      DocumentSet seen,
+      boolean changed,
+      PollResult result,
+      RuntimeException end,
+      InputNeededException needsInput) {}
+
+  /**
+   * The wait as taken up now by a loop: a next poll that has passed (a wait just started, or
+   * resumed late) moves to a random moment within {@link PollOptions#firstPollWithin()}, so that
+   * many waits taken up together do not poll together; never past the deadline.
+   */
+  WaitState takenUp(WaitState wait, Instant now) {
+    if (wait.nextPoll().isAfter(now)) {
+      return wait;
+    }
+    Duration window = Checks.capped(options.firstPollWithin());
+    Instant at = now.plusNanos((long) (window.toNanos() * random.getAsDouble()));
+    return wait.rescheduled(earlier(at, wait.deadline()));
+  }
+
+  /**
+   * When the next poll may be sent, at {@code due} or later: never within {@link #MIN_GAP} of the
+   * last poll (one saved in the future counts as made now) and never after the deadline.
+   *
+   * @return the instant, or null when no poll may be sent before the deadline: the wait ends there
+   */
+  Instant pollAt(WaitState wait, Instant due, Instant now) {
+    Instant deadline = wait.deadline();
+    if (now.isAfter(deadline)) {
+      return null;
+    }
+    Instant at = later(due, now);
+    Optional<Instant> last = wait.lastPoll();
+    if (last.isPresent()) {
+      at = later(at, earlier(last.get(), now).plus(MIN_GAP));
+    }
+    return at.isAfter(deadline) ? null : at;
+  }
+
+  /** The end of a wait that may poll no more: its deadline came. */
+  PollTimeoutException timeout(WaitState wait, RuntimeException lastFailure) {
+    return Exceptions.pollTimeout(wait, wait.lastState().orElse(null), lastFailure);
+  }
+
+  /** After a poll that read the set. */
+  Decision afterPoll(WaitState wait, DocumentSet set, Instant now) {
+    DocumentSetState state = set.state();
+    boolean changed = !wait.sameState(state);
+    if (state.isComplete()) {
+      WaitState done = wait.polled(state, now, false, wait.interval(), now);
+      return new Decision(
+          set,
+          changed,
+          new PollResult(
+              PollResult.Kind.COMPLETE,
+              done,
+              Optional.of(set),
+              Optional.empty(),
+              done.nextPoll(),
+              changed),
+          null,
+          null);
+    }
+    if (!now.isBefore(wait.deadline())) {
+      return new Decision(set, changed, null, Exceptions.pollTimeout(wait, state, null), null);
+    }
+    InputNeededException needsInput = null;
+    Instant pollBy = null;
+    if (state.needsInput() && !options.waitThroughInputNeeded()) {
+      Instant graceEnd =
+          wait.lastSubmission()
+              .orElse(wait.started())
+              .plus(Checks.capped(options.inputNeededGrace()));
+      if (wait.movedOn()) {
+        needsInput =
+            Exceptions.inputNeeded(
+                set, "the service asks for input again: fetch its forms, submit, then wait again");
+      } else if (now.isBefore(graceEnd)) {
+        pollBy = graceEnd;
+      } else {
+        needsInput =
+            Exceptions.inputNeeded(
+                set,
+                "still input_needed "
+                    + options.inputNeededGrace()
+                    + (wait.lastSubmission().isPresent()
+                        ? " after the last submission"
+                        : " after the wait began")
+                    + ": submit its forms, then wait again");
+      }
+    }
+    // Moving on ends an episode of needing input; the first poll that finds it needed tells it.
+    boolean told = wait.inputNeededTold() && state.needsInput();
+    boolean tellNow = needsInput != null && !told;
+    PollResult.Kind kind =
+        tellNow
+            ? PollResult.Kind.INPUT_NEEDED
+            : changed ? PollResult.Kind.CHANGED : PollResult.Kind.UNCHANGED;
+    Schedule next = schedule(wait, now, Duration.ZERO, pollBy);
+    WaitState after = wait.polled(state, now, told || tellNow, next.interval, next.at);
+    return new Decision(
+        set,
+        changed,
+        new PollResult(
+            kind,
+            after,
+            Optional.of(set),
+            Optional.ofNullable(tellNow ? needsInput : null),
+            after.nextPoll(),
+            changed),
+        null,
+        needsInput);
+  }
+
+  /**
+   * After a poll that failed. A transient failure (the transport's own retries used up) is ridden
+   * through, honouring a {@code Retry-After}; any other, with {@link
+   * PollOptions#retryFailuresAfter()} set, is polled again after that pause; past the deadline
+   * either ends the wait with a timeout that names it. The rest end the wait: a set the service
+   * does not know, a failure with no pause set, anything not the service's.
+   *
+   * @param earlier the failure of the wait's previous poll, if that failed too and the caller knows
+   *     it, else null: the cause a timeout reports when this poll was not even sent
+   */
+  Decision afterFailure(
+      WaitState wait, RuntimeException failure, Instant now, FormationException earlier) {
+    boolean isTransient = isTransient(failure);
+    boolean retried =
+        isTransient
+            || failure instanceof FormationException
+                && !(failure instanceof NotFoundException)
+                && options.retryFailuresAfter().isPresent();
+    if (!retried) {
+      return new Decision(null, false, null, failure, null);
+    }
+    if (!now.isBefore(wait.deadline())) {
+      // An answer of the service (a 503, say) says more than a poll that was not even sent.
+      boolean notSent = failure instanceof NetworkException network && !network.requestSent();
+      RuntimeException cause = notSent && earlier != null ? earlier : failure;
+      return new Decision(null, false, null, timeout(wait, cause), null);
+    }
+    Duration atLeast;
+    if (isTransient) {
+      // Capped as the client's pause is: a Retry-After of an hour does not stall a wait for it.
+      Duration retryAfter =
+          failure instanceof ApiException api
+              ? retryPolicy.honouredRetryAfter(api.headers())
+              : null;
+      atLeast = retryAfter == null ? Duration.ZERO : retryAfter;
+    } else {
+      atLeast = options.retryFailuresAfter().orElseThrow();
+    }
+    Schedule next = schedule(wait, now, atLeast, null);
+    WaitState after = wait.failed(now, next.interval, next.at);
+    return new Decision(
+        null,
+        false,
+        new PollResult(
+            isTransient ? PollResult.Kind.FAILED_TRANSIENTLY : PollResult.Kind.FAILED,
+            after,
+            Optional.empty(),
+            Optional.of((FormationException) failure),
+            after.nextPoll(),
+            false),
+        null,
+        null);
+  }
+
+  private record Schedule(Instant at, Duration interval) {}
+
+  /**
+   * The next poll: the interval less jitter, at least {@code atLeast}, by {@code pollBy} (if not
+   * null), never within {@link #MIN_GAP} of this one, and never after the deadline (when the gap
+   * leaves no room before it, the deadline: the wait ends there); and the grown interval.
+   */
+  private Schedule schedule(WaitState wait, Instant now, Duration atLeast, Instant pollBy) {
+    Duration interval = wait.interval();
+    Duration wait1 =
+        interval.minusNanos((long) (interval.toNanos() * options.jitter() * random.getAsDouble()));
+    long grown =
+        (long)
+            Math.min(
+                interval.toNanos() * options.multiplier(),
+                Checks.capped(options.maxInterval()).toNanos());
+    Instant at = now.plus(later(wait1, Checks.capped(atLeast)));
+    if (pollBy != null) {
+      at = earlier(at, pollBy);
+    }
+    at = earlier(later(at, now.plus(MIN_GAP)), wait.deadline());
+    return new Schedule(at, Duration.ofNanos(grown));
+  }
+
+  static boolean isTransient(RuntimeException error) {
+    return error instanceof NetworkException
+        || error instanceof ApiException api && RetryPolicy.isTransient(api.statusCode());
+  }
+
+  private static Instant earlier(Instant a, Instant b) {
+    return a.isBefore(b) ? a : b;
+  }
+
+  private static Instant later(Instant a, Instant b) {
+    return a.isAfter(b) ? a : b;
+  }
+
+  private static Duration later(Duration a, Duration b) {
+    return a.compareTo(b) >= 0 ? a : b;
+  }
+}
