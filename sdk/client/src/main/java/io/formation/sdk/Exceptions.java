@@ -29,7 +29,7 @@ final class Exceptions implements Failures {
 
   @Override
   public InvalidResponseException invalidResponse(String message, int statusCode, String body) {
-    return new InvalidResponseException(message, statusCode, body, null);
+    return new InvalidResponseException(Redaction.redact(message, null), statusCode, body, null);
   }
 
   @Override

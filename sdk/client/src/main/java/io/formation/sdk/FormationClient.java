@@ -21,7 +21,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -73,8 +73,6 @@ public final class FormationClient implements AutoCloseable {
   private static final int MAX_REQUESTS = 64;
   private static final int MAX_REQUESTS_PER_HOST = 16;
 
-  /** The threads of the default completion executor: completing a future is quick. */
-  private static final int COMPLETION_THREADS = 4;
 
   private final String baseUrl;
   private final Transport transport;
@@ -272,21 +270,18 @@ public final class FormationClient implements AutoCloseable {
   }
 
   /**
-   * The default completion executor: a few daemon threads, started when first needed and ended
-   * after ten seconds idle, with a queue, so a burst of completions never starts a thread each (the
-   * AWS SDK v2's has 8 and a queue of 1,000).
+   * The default completion executor: daemon threads handed each completion, a new one only when
+   * every other is busy, ended after ten seconds idle, so a caller's slow callback holds one thread
+   * and never delays an unrelated call's completion.
    */
   private static ExecutorService newCompletionExecutor() {
-    ThreadPoolExecutor executor =
-        new ThreadPoolExecutor(
-            COMPLETION_THREADS,
-            COMPLETION_THREADS,
-            10,
-            TimeUnit.SECONDS,
-            new LinkedBlockingQueue<>(),
-            SchedulerSleeper.daemonThreads("formation-completion"));
-    executor.allowCoreThreadTimeOut(true);
-    return executor;
+    return new ThreadPoolExecutor(
+        0,
+        Integer.MAX_VALUE,
+        10,
+        TimeUnit.SECONDS,
+        new SynchronousQueue<>(),
+        SchedulerSleeper.daemonThreads("formation-completion"));
   }
 
   /**
@@ -537,12 +532,12 @@ public final class FormationClient implements AutoCloseable {
 
     /**
      * Where the futures of async calls complete, and so where callbacks attached to them run
-     * ({@code thenAccept} and the like). Default: four daemon threads of the client's own, shut
-     * down by {@link FormationClient#close()}. Never OkHttp's threads: a slow callback there would
-     * hold a connection slot and stall unrelated calls. A callback that blocks still holds one of
-     * these threads, and completions queue behind four such callbacks (the calls themselves go on);
-     * move slow work onto an executor of your own ({@code thenAcceptAsync(work, yours)}) or give
-     * one here sized for it.
+     * ({@code thenAccept} and the like). Default: daemon threads of the client's own, a new one
+     * only when every other is busy, ended after ten seconds idle and shut down by {@link
+     * FormationClient#close()}, so a callback that blocks holds one thread and delays no other
+     * call's completion. Never OkHttp's threads: a slow callback there would hold a connection
+     * slot and stall unrelated calls. Slow work still belongs on an executor of your own ({@code
+     * thenAcceptAsync(work, yours)}), or give one here.
      *
      * @param executor runs the completion of every future the client returns; it stays the caller's
      *     to shut down

@@ -187,11 +187,10 @@ public final class Pager<T> implements Iterable<T> {
       nextLink = null;
       String link = url.toString();
       if (link.equals(saved)) {
-        throw new InvalidResponseException(
+        throw Exceptions.INSTANCE.invalidResponse(
             "The service's next link repeats a page already visited (" + link + "): stopping",
             200,
-            "",
-            null);
+            "");
       }
       if (++sinceSaved == power) {
         saved = link;

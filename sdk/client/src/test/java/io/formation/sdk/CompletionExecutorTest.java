@@ -87,6 +87,38 @@ class CompletionExecutorTest {
   }
 
   @Test
+  void noNumberOfSlowCallbacksDelaysTheCompletionOfAnUnrelatedCall() throws Exception {
+    int slowCallbacks = 64;
+    CountDownLatch release = new CountDownLatch(1);
+    CountDownLatch allRunning = new CountDownLatch(slowCallbacks);
+    try (FormationClient client = TestClients.client(server, time)) {
+      List<CompletableFuture<Void>> slow = new ArrayList<>();
+      for (int i = 0; i < slowCallbacks; i++) {
+        slow.add(
+            client
+                .documentSets()
+                .getAsync("ds_slow_" + i)
+                .thenAccept(
+                    set -> {
+                      allRunning.countDown();
+                      await(release);
+                    }));
+      }
+      answer.countDown();
+      // On a few completion threads the rest would queue behind the first ones and never start.
+      assertThat(allRunning.await(SAFETY_NET.toSeconds(), TimeUnit.SECONDS)).isTrue();
+
+      CompletableFuture<DocumentSet> unrelated = client.documentSets().getAsync("ds_other");
+
+      assertThat(unrelated).succeedsWithin(SAFETY_NET);
+      assertThat(slow).noneMatch(CompletableFuture::isDone);
+      release.countDown();
+      assertThat(CompletableFuture.allOf(slow.toArray(CompletableFuture[]::new)))
+          .succeedsWithin(SAFETY_NET);
+    }
+  }
+
+  @Test
   void anExecutorGivenToTheBuilderRunsTheCallbacks() throws Exception {
     ExecutorService mine = Executors.newSingleThreadExecutor(r -> new Thread(r, "partner-pool"));
     try (FormationClient client =

@@ -93,6 +93,20 @@ class TeamsTest {
   }
 
   @Test
+  void aRepeatedNextLinkIsNamedInTheFailureWithoutItsQuery() {
+    String secret = "/v1/teams?page%5Bafter%5D=c1&signature=s3cr3t";
+    server.enqueue(ok(page(List.of("t1"), "\"" + secret + "\"")));
+    server.enqueue(ok(page(List.of("t2"), "\"" + secret + "\"")));
+    try (FormationClient client = TestClients.client(server, time)) {
+      assertThatThrownBy(() -> client.teams().list().stream().count())
+          .isInstanceOf(InvalidResponseException.class)
+          .hasMessageContaining("repeats a page already visited")
+          .hasMessageContaining("/v1/teams?<redacted>")
+          .hasMessageNotContaining("s3cr3t");
+    }
+  }
+
+  @Test
   void aLongerCycleOfNextLinksIsCaughtToo() {
     // a -> b -> c -> d -> b: the pager must stop, having fetched only a bounded few pages more.
     server.enqueue(ok(page(List.of("a"), "\"/v1/teams?c=b\"")));
