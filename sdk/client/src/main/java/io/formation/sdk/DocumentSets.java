@@ -8,6 +8,7 @@ import io.formation.sdk.internal.Transport;
 import io.formation.sdk.internal.Wire;
 import io.formation.sdk.model.DocumentSet;
 import io.formation.sdk.model.Form;
+import java.time.Clock;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -245,8 +246,8 @@ public final class DocumentSets {
   public WaitState startWait(String id, PollOptions options) {
     Objects.requireNonNull(options, "options");
     Origins.requireId("document set id", id);
-    return WaitState.start(
-        id, waits.clock(options).instant(), options, submissions.last(id).orElse(null));
+    Clock clock = waits.clock(options);
+    return WaitState.start(id, clock.instant(), options, submissions.last(id, clock).orElse(null));
   }
 
   /**

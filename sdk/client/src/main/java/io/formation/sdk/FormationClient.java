@@ -74,7 +74,6 @@ public final class FormationClient implements AutoCloseable {
   private static final int MAX_REQUESTS = 64;
   private static final int MAX_REQUESTS_PER_HOST = 16;
 
-
   private final String baseUrl;
   private final Transport transport;
   private final OkHttpClient ownHttp;
@@ -152,7 +151,7 @@ public final class FormationClient implements AutoCloseable {
             Version.userAgent(builder.userAgentProduct),
             builder.maxResponseBytes);
     this.teams = new Teams(transport, origins, RequestOptions.none());
-    Submissions submissions = new Submissions(builder.clock);
+    Submissions submissions = new Submissions(builder.ticker);
     this.forms = new Forms(transport, origins, RequestOptions.none(), submissions);
     this.documentSets =
         new DocumentSets(
@@ -536,8 +535,8 @@ public final class FormationClient implements AutoCloseable {
      * ({@code thenAccept} and the like). Default: daemon threads of the client's own, a new one
      * only when every other is busy, ended after ten seconds idle and shut down by {@link
      * FormationClient#close()}, so a callback that blocks holds one thread and delays no other
-     * call's completion. Never OkHttp's threads: a slow callback there would hold a connection
-     * slot and stall unrelated calls. Slow work still belongs on an executor of your own ({@code
+     * call's completion. Never OkHttp's threads: a slow callback there would hold a connection slot
+     * and stall unrelated calls. Slow work still belongs on an executor of your own ({@code
      * thenAcceptAsync(work, yours)}), or give one here.
      *
      * @param executor runs the completion of every future the client returns; it stays the caller's

@@ -1,5 +1,6 @@
 package io.formation.sdk;
 
+import io.formation.sdk.internal.Ticker;
 import io.formation.sdk.model.ActionResult;
 import io.formation.sdk.model.DocumentSet;
 import io.formation.sdk.model.Form;
@@ -27,12 +28,13 @@ final class Submissions {
   static final int SETS = 10_000;
   static final int ACTIONS = 20_000;
 
-  private final Clock clock;
+  // Ticker readings: a wait may read another wall clock than the client's (PollOptions.clock).
+  private final Ticker ticker;
   private final Map<String, String> setByAction = lru(ACTIONS);
-  private final Map<String, Instant> lastBySet = lru(SETS);
+  private final Map<String, Long> lastBySet = lru(SETS);
 
-  Submissions(Clock clock) {
-    this.clock = clock;
+  Submissions(Ticker ticker) {
+    this.ticker = ticker;
   }
 
   /** The forms of the set were listed: their actions belong to it. */
@@ -58,18 +60,25 @@ final class Submissions {
       }
     }
     if (setId != null) {
-      Instant now = clock.instant();
+      long now = ticker.nanoTime();
       synchronized (lastBySet) {
         lastBySet.put(setId, now);
       }
     }
   }
 
-  /** {@return when the service last accepted a submission of the set through this client} */
-  Optional<Instant> last(String setId) {
+  /**
+   * {@return when the service last accepted a submission of the set through this client, on the
+   * given wall clock}
+   */
+  Optional<Instant> last(String setId, Clock clock) {
+    Long at;
     synchronized (lastBySet) {
-      return Optional.ofNullable(lastBySet.get(setId));
+      at = lastBySet.get(setId);
     }
+    return at == null
+        ? Optional.empty()
+        : Optional.of(clock.instant().minusNanos(ticker.nanoTime() - at));
   }
 
   private static <V> Map<String, V> lru(int capacity) {

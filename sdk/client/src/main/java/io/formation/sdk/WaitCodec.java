@@ -16,8 +16,11 @@ final class WaitCodec {
   /** The latest format this version reads and writes. */
   static final int FORMAT = 2;
 
-  /** Far more than any id the service hands out; a longer string is not a saved wait. */
+  /** The most a wait started by this version encodes to. */
   static final int LONGEST_ENCODED = 2048;
+
+  /** Room for a wait saved with a longer id by an earlier build; a longer string is not a wait. */
+  private static final int LONGEST_DECODED = 4096;
 
   private static final String PREFIX = "w";
   private static final char SEPARATOR = '.';
@@ -52,9 +55,9 @@ final class WaitCodec {
 
   static WaitState decode(String encoded) {
     Objects.requireNonNull(encoded, "encoded");
-    if (encoded.length() > LONGEST_ENCODED) {
+    if (encoded.length() > LONGEST_DECODED) {
       throw invalid(
-          "it is " + encoded.length() + " characters long, more than " + LONGEST_ENCODED, null);
+          "it is " + encoded.length() + " characters long, more than " + LONGEST_DECODED, null);
     }
     String[] fields = encoded.split("\\.", -1);
     String head = fields[0];
@@ -158,11 +161,20 @@ final class WaitCodec {
       throw new IllegalArgumentException(
           "the " + name + " field is not a whole number of milliseconds");
     }
-    return Long.parseLong(text);
+    try {
+      return Long.parseLong(text);
+    } catch (NumberFormatException tooLarge) {
+      throw new IllegalArgumentException("the " + name + " field is out of range: " + text);
+    }
   }
 
   private static long offset(long base, String name, String text) {
-    return Math.addExact(base, number(name, text));
+    long offset = number(name, text);
+    try {
+      return Math.addExact(base, offset);
+    } catch (ArithmeticException overflow) {
+      throw new IllegalArgumentException("the " + name + " field is out of range: " + text);
+    }
   }
 
   /** Percent-encodes UTF-8 bytes outside {@code A-Z a-z 0-9 _ -}: the separator never occurs. */

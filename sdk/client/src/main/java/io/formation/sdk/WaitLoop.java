@@ -60,7 +60,7 @@ final class WaitLoop {
     WaitRule rule = rule(options);
     WaitClock time = new WaitClock(clock(options), ticker);
     awaitTurn(rule, wait, time.now(), time, null);
-    return tell(rule, wait, pollOnce(rule, wait, time, null), time);
+    return tell(rule, wait, endsAt(wait, pollOnce(rule, wait, time, null), time), time);
   }
 
   DocumentSet await(WaitState wait, PollOptions options) {
@@ -70,7 +70,7 @@ final class WaitLoop {
     FormationException lastFailure = null;
     while (true) {
       awaitTurn(rule, wait, wait.nextPoll(), time, lastFailure);
-      WaitRule.Decision decision = pollOnce(rule, wait, time, lastFailure);
+      WaitRule.Decision decision = endsAt(wait, pollOnce(rule, wait, time, lastFailure), time);
       PollResult result = tell(rule, wait, decision, time);
       if (result.kind() == PollResult.Kind.COMPLETE) {
         return result.set().orElseThrow();
@@ -109,6 +109,14 @@ final class WaitLoop {
       return rule.afterFailure(wait, e, time.now(), lastFailure);
     }
     return rule.afterPoll(wait, set, time.now());
+  }
+
+  /** The decision, once the time to tell its end has come. */
+  private WaitRule.Decision endsAt(WaitState wait, WaitRule.Decision decision, WaitClock time) {
+    if (decision.end() != null && decision.endAt() != null) {
+      sleep(wait, time.until(decision.endAt()));
+    }
+    return decision;
   }
 
   private void sleep(WaitState wait, Duration duration) {
@@ -246,8 +254,16 @@ final class WaitLoop {
                                   ? rule.afterPoll(wait, set, now)
                                   : rule.afterFailure(
                                       wait, (RuntimeException) failure, now, lastFailure);
-                          tell(rule, wait, decision, time);
-                          then.accept(decision);
+                          Runnable told =
+                              () -> {
+                                tell(rule, wait, decision, time);
+                                then.accept(decision);
+                              };
+                          if (decision.end() != null && decision.endAt() != null) {
+                            after(operation, time.until(decision.endAt()), told);
+                          } else {
+                            told.run();
+                          }
                         })));
   }
 

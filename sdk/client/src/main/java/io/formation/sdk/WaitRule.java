@@ -37,13 +37,25 @@ record WaitRule(PollOptions options, DoubleSupplier random, RetryPolicy retryPol
    * @param end why the wait ended, when it did: to throw
    * @param needsInput when the set needs input (told or not), why: a wait that can only return a
    *     complete set stops with it
+   * @param endAt when the end is to be told, if later than now: the deadline, for a wait that may
+   *     poll no more before it
    */
   record Decision(
       DocumentSet seen,
       boolean changed,
       PollResult result,
       RuntimeException end,
-      InputNeededException needsInput) {}
+      InputNeededException needsInput,
+      Instant endAt) {
+    Decision(
+        DocumentSet seen,
+        boolean changed,
+        PollResult result,
+        RuntimeException end,
+        InputNeededException needsInput) {
+      this(seen, changed, result, end, needsInput, null);
+    }
+  }
 
   /**
    * The wait as taken up now by a loop: a next poll that has passed (a wait just started, or
@@ -193,6 +205,10 @@ record WaitRule(PollOptions options, DoubleSupplier random, RetryPolicy retryPol
     }
     Schedule next = schedule(wait, now, atLeast, null);
     WaitState after = wait.failed(now, next.interval, next.at);
+    if (pollAt(after, after.nextPoll(), after.nextPoll()) == null) {
+      // No poll fits before the deadline: the wait ends there, and this failure is why.
+      return new Decision(null, false, null, timeout(wait, failure), null, wait.deadline());
+    }
     return new Decision(
         null,
         false,

@@ -93,14 +93,6 @@ public final class WaitState {
       long lastPoll,
       long nextPoll) {
     this.setId = Origins.requireId("document set id", setId);
-    int escaped = WaitCodec.escape(setId).length();
-    if (escaped > LONGEST_ID) {
-      throw new IllegalArgumentException(
-          "document set id is "
-              + escaped
-              + " characters long once %-escaped; a saved wait holds ids of at most "
-              + LONGEST_ID);
-    }
     this.started = inRange("start", started);
     this.deadline = deadline == NO_DEADLINE ? NO_DEADLINE : inRange("deadline", deadline);
     if (interval < 1 || interval > Checks.LONGEST.toMillis()) {
@@ -132,8 +124,25 @@ public final class WaitState {
     return milli;
   }
 
-  /** A wait that begins now: nothing seen yet, its first poll due now. */
+  /**
+   * A wait that begins now: nothing seen yet, its first poll due now.
+   *
+   * @throws IllegalArgumentException for an id it could not save and read back as it is
+   */
   static WaitState start(String setId, Instant now, PollOptions options, Instant lastSubmission) {
+    Origins.requireId("document set id", setId);
+    if (!wellFormed(setId)) {
+      throw new IllegalArgumentException(
+          "document set id is not well-formed Unicode (it has a lone surrogate): " + setId);
+    }
+    int escaped = WaitCodec.escape(setId).length();
+    if (escaped > LONGEST_ID) {
+      throw new IllegalArgumentException(
+          "document set id is "
+              + escaped
+              + " characters long once %-escaped; a saved wait holds ids of at most "
+              + LONGEST_ID);
+    }
     long started = now.toEpochMilli();
     // A timeout too long for clock arithmetic means none, as everywhere in the SDK.
     long deadline =
@@ -167,7 +176,7 @@ public final class WaitState {
         movedOn || !state.needsInput(),
         told,
         plusOne(),
-        at.toEpochMilli(),
+        ceilMillis(at),
         next.toEpochMilli());
   }
 
@@ -183,7 +192,7 @@ public final class WaitState {
         movedOn,
         inputNeededTold,
         plusOne(),
-        at.toEpochMilli(),
+        ceilMillis(at),
         next.toEpochMilli());
   }
 
@@ -205,6 +214,12 @@ public final class WaitState {
 
   private int plusOne() {
     return polls == Integer.MAX_VALUE ? polls : polls + 1;
+  }
+
+  // Rounded up, so that the least gap measured from a saved last poll is never short.
+  private static long ceilMillis(Instant at) {
+    long millis = at.toEpochMilli();
+    return at.getNano() % 1_000_000 == 0 ? millis : millis + 1;
   }
 
   private static long millis(Duration duration) {
@@ -260,7 +275,8 @@ public final class WaitState {
 
   /**
    * {@return the state the last successful poll read; empty before the first} A state longer than
-   * any the service uses (over 256 characters once escaped) is kept as its SHA-256 digest.
+   * any the service uses (over 256 characters once escaped), or not well-formed Unicode, is kept as
+   * the SHA-256 digest of its characters.
    */
   public Optional<DocumentSetState> lastState() {
     return Optional.ofNullable(lastState);
@@ -341,17 +357,27 @@ public final class WaitState {
     return epochMilli == NONE ? null : Instant.ofEpochMilli(epochMilli);
   }
 
-  /** The state as a wait keeps it: itself, or the digest of one too long to save. */
+  private static boolean wellFormed(String text) {
+    return StandardCharsets.UTF_8.newEncoder().canEncode(text);
+  }
+
+  /**
+   * The state as a wait keeps it: itself, or the digest of one it could not save as it is (too
+   * long, or not well-formed Unicode).
+   */
   private static DocumentSetState stored(DocumentSetState state) {
-    if (WaitCodec.escape(state.value()).length() <= LONGEST_STATE) {
+    String value = state.value();
+    if (wellFormed(value) && WaitCodec.escape(value).length() <= LONGEST_STATE) {
       return state;
     }
     try {
-      byte[] digest =
-          MessageDigest.getInstance("SHA-256")
-              .digest(state.value().getBytes(StandardCharsets.UTF_8));
+      MessageDigest sha = MessageDigest.getInstance("SHA-256");
+      for (int i = 0; i < value.length(); i++) {
+        sha.update((byte) (value.charAt(i) >> 8));
+        sha.update((byte) value.charAt(i));
+      }
       StringBuilder hex = new StringBuilder("sha256-");
-      for (byte b : digest) {
+      for (byte b : sha.digest()) {
         hex.append(Character.forDigit(b >> 4 & 0xf, 16)).append(Character.forDigit(b & 0xf, 16));
       }
       return DocumentSetState.of(hex.toString());

@@ -95,8 +95,9 @@ class TeamsTest {
   @Test
   void aRepeatedNextLinkIsNamedInTheFailureWithoutItsQuery() {
     String secret = "/v1/teams?page%5Bafter%5D=c1&signature=s3cr3t";
-    server.enqueue(ok(page(List.of("t1"), "\"" + secret + "\"")));
-    server.enqueue(ok(page(List.of("t2"), "\"" + secret + "\"")));
+    for (int i = 0; i < 4; i++) {
+      server.enqueue(ok(page(List.of("t" + i), "\"" + secret + "\"")));
+    }
     try (FormationClient client = TestClients.client(server, time)) {
       assertThatThrownBy(() -> client.teams().list().stream().count())
           .isInstanceOf(InvalidResponseException.class)
