@@ -13,6 +13,7 @@ import org.springframework.boot.actuate.endpoint.SanitizingFunction;
  */
 final class AccessTokenSanitizer implements SanitizingFunction {
   private static final String KEY = "formationaccesstoken";
+  private static final int MIN_TOKEN_FOUND_INSIDE = 8;
 
   private final FormationProperties properties;
 
@@ -46,9 +47,13 @@ final class AccessTokenSanitizer implements SanitizingFunction {
 
   private boolean holdsToken(Object value) {
     String token = properties.getAccessToken();
-    return token != null
-        && !token.isBlank()
-        && value instanceof CharSequence text
-        && text.toString().contains(token.strip());
+    if (token == null || token.isBlank() || !(value instanceof CharSequence text)) {
+      return false;
+    }
+    String shown = text.toString();
+    token = token.strip();
+    // A short token (a test's) inside a longer value would mask values that only happen to hold it.
+    return shown.strip().equals(token)
+        || (token.length() >= MIN_TOKEN_FOUND_INSIDE && shown.contains(token));
   }
 }

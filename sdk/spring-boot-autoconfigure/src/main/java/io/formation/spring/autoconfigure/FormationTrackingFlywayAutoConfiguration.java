@@ -6,8 +6,10 @@ import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.springframework.beans.factory.config.BeanDefinition;
@@ -77,7 +79,7 @@ public class FormationTrackingFlywayAutoConfiguration {
         BeanDefinition tracker = beanFactory.getBeanDefinition(name);
         String[] dependsOn = tracker.getDependsOn();
         List<String> all =
-            new java.util.ArrayList<>(dependsOn == null ? List.of() : Arrays.asList(dependsOn));
+            new ArrayList<>(dependsOn == null ? List.of() : Arrays.asList(dependsOn));
         all.add("formationTrackingTableMigration");
         tracker.setDependsOn(all.toArray(String[]::new));
       }
@@ -139,7 +141,7 @@ public class FormationTrackingFlywayAutoConfiguration {
   private static boolean exists(DatabaseMetaData meta, String schema, String table)
       throws SQLException {
     // Unquoted names are folded to upper case by some databases, to lower case by others.
-    for (String name : List.of(table, table.toUpperCase(java.util.Locale.ROOT))) {
+    for (String name : List.of(table, table.toUpperCase(Locale.ROOT))) {
       try (ResultSet tables = meta.getTables(null, schema, name, null)) {
         if (tables.next()) {
           return true;

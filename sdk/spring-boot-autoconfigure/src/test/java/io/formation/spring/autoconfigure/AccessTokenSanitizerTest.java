@@ -74,7 +74,26 @@ class AccessTokenSanitizerTest {
               .isEqualTo("https://api.example.com");
           assertThat(sanitizer.sanitize(data("formation.access-token-hint", "x"), true))
               .isEqualTo("x");
+          assertThat(sanitizer.sanitize(data("formation.user-agent", "acme/1.0"), true))
+              .isEqualTo("acme/1.0");
         });
+  }
+
+  @Test
+  void aShortTokenMasksTheValueThatIsItButNotEveryValueThatHoldsIt() {
+    runner
+        .withPropertyValues("formation.access-token=dev")
+        .run(
+            context -> {
+              Sanitizer sanitizer =
+                  new Sanitizer(
+                      context.getBeanProvider(SanitizingFunction.class).orderedStream().toList());
+
+              assertThat(sanitizer.sanitize(data("DEV_TOKEN", "dev"), true))
+                  .isEqualTo(SanitizableData.SANITIZED_VALUE);
+              assertThat(sanitizer.sanitize(data("spring.profiles.active", "devtools"), true))
+                  .isEqualTo("devtools");
+            });
   }
 
   private static SanitizableData data(String key, Object value) {
