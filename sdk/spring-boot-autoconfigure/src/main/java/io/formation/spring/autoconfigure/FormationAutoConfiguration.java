@@ -12,6 +12,7 @@ import java.util.List;
 import okhttp3.OkHttpClient;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
@@ -90,6 +91,18 @@ public class FormationAutoConfiguration {
   @ConditionalOnSingleCandidate(FormationClient.class)
   Forms formationForms(FormationClient client) {
     return client.forms();
+  }
+
+  /** With Actuator: the token masked in its configprops and env endpoints. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = "org.springframework.boot.actuate.endpoint.SanitizingFunction")
+  static class ActuatorConfiguration {
+    @Bean
+    @ConditionalOnMissingBean(name = "formationAccessTokenSanitizer")
+    org.springframework.boot.actuate.endpoint.SanitizingFunction formationAccessTokenSanitizer(
+        FormationProperties properties) {
+      return new AccessTokenSanitizer(properties);
+    }
   }
 
   /** {@code formation.proxy.*}: an OkHttp client of the starter's own, going through the proxy. */

@@ -34,9 +34,11 @@ public class FormationHealthAutoConfiguration {
       HealthProbe probe = new HealthProbe(client, System::nanoTime);
       return () -> {
         HealthProbe.Result result = probe.check();
-        return (result.up()
-                ? org.springframework.boot.health.contributor.Health.up()
-                : org.springframework.boot.health.contributor.Health.down())
+        return (switch (result.status()) {
+              case UP -> org.springframework.boot.health.contributor.Health.up();
+              case DOWN -> org.springframework.boot.health.contributor.Health.down();
+              case UNKNOWN -> org.springframework.boot.health.contributor.Health.unknown();
+            })
             .withDetail("detail", result.detail())
             .build();
       };
@@ -54,9 +56,11 @@ public class FormationHealthAutoConfiguration {
       HealthProbe probe = new HealthProbe(client, System::nanoTime);
       return () -> {
         HealthProbe.Result result = probe.check();
-        return (result.up()
-                ? org.springframework.boot.actuate.health.Health.up()
-                : org.springframework.boot.actuate.health.Health.down())
+        return (switch (result.status()) {
+              case UP -> org.springframework.boot.actuate.health.Health.up();
+              case DOWN -> org.springframework.boot.actuate.health.Health.down();
+              case UNKNOWN -> org.springframework.boot.actuate.health.Health.unknown();
+            })
             .withDetail("detail", result.detail())
             .build();
       };

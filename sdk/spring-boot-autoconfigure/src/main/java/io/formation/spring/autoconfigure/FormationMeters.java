@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import okhttp3.HttpUrl;
 
 /**
@@ -37,13 +38,21 @@ final class FormationMeters implements FormationListener {
    */
   static final Duration STALE_AFTER = PollOptions.defaults().maxInterval().multipliedBy(3);
 
+  /**
+   * The most sets counted as waited for; the gauge stops there rather than let the listener's
+   * memory grow with every set polled (about 100 bytes a set).
+   */
+  static final int MAX_SETS = 100_000;
+
   private final MeterRegistry registry;
   private final Clock clock;
   private final Map<String, Long> lastPolledNanos = new ConcurrentHashMap<>();
+  private final AtomicLong lastPrunedNanos;
 
   FormationMeters(MeterRegistry registry) {
     this.registry = registry;
     this.clock = registry.config().clock();
+    this.lastPrunedNanos = new AtomicLong(clock.monotonicTime());
     Gauge.builder("formation.client.waits.active", this, FormationMeters::activeWaits)
         .description("Document sets a wait for completion is polling")
         .register(registry);
@@ -81,8 +90,16 @@ final class FormationMeters implements FormationListener {
   public void polled(DocumentSet set) {
     if (set.state().isComplete()) {
       lastPolledNanos.remove(set.id());
-    } else {
-      lastPolledNanos.put(set.id(), clock.monotonicTime());
+      return;
+    }
+    long now = clock.monotonicTime();
+    // Pruned as sets are polled too, not only when the gauge is read: a registry may never read it.
+    long pruned = lastPrunedNanos.get();
+    if (now - pruned > STALE_AFTER.toNanos() && lastPrunedNanos.compareAndSet(pruned, now)) {
+      pruneStale(now);
+    }
+    if (lastPolledNanos.size() < MAX_SETS || lastPolledNanos.containsKey(set.id())) {
+      lastPolledNanos.put(set.id(), now);
     }
   }
 
@@ -98,10 +115,18 @@ final class FormationMeters implements FormationListener {
   }
 
   double activeWaits() {
-    long now = clock.monotonicTime();
+    pruneStale(clock.monotonicTime());
+    return lastPolledNanos.size();
+  }
+
+  /** {@return how many sets this listener holds an entry for} */
+  int entries() {
+    return lastPolledNanos.size();
+  }
+
+  private void pruneStale(long now) {
     long stale = STALE_AFTER.toNanos();
     lastPolledNanos.values().removeIf(last -> now - last > stale);
-    return lastPolledNanos.size();
   }
 
   /** The endpoint's shape, such as {@code document_sets.get}; {@code action} for the rest. */

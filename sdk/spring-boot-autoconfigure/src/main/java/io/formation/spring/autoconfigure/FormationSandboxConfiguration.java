@@ -59,7 +59,10 @@ class FormationSandboxConfiguration {
     public ConditionOutcome getMatchOutcome(
         ConditionContext context, AnnotatedTypeMetadata metadata) {
       Environment environment = context.getEnvironment();
-      String baseUrl = environment.getProperty(PropertiesToBuilder.BASE_URL);
+      // Bound as the client's properties are: a placeholder nothing resolves is a configured value,
+      // refused with its name when the client is built, not an exception thrown from here.
+      String baseUrl =
+          Binder.get(environment).bind(PropertiesToBuilder.BASE_URL, String.class).orElse(null);
       if (baseUrl != null && !baseUrl.isBlank()) {
         return ConditionOutcome.noMatch("formation.base-url is configured");
       }

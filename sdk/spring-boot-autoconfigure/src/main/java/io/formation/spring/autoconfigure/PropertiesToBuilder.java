@@ -3,6 +3,8 @@ package io.formation.spring.autoconfigure;
 import io.formation.sdk.FormationClient;
 import io.formation.sdk.TokenProvider;
 import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Puts the {@code formation.*} properties on a client builder. The SDK's builder owns every rule
@@ -12,6 +14,9 @@ import java.util.function.Consumer;
 final class PropertiesToBuilder {
   static final String BASE_URL = "formation.base-url";
   static final String ACCESS_TOKEN = "formation.access-token";
+
+  /** A placeholder as Spring writes one, {@code ${NAME}} or {@code ${NAME:default}}: its name. */
+  private static final Pattern UNRESOLVED = Pattern.compile("\\$\\{([^}:]+)");
 
   private PropertiesToBuilder() {}
 
@@ -72,6 +77,7 @@ final class PropertiesToBuilder {
               + " FORMATION_BASE_URL). To develop without the service, put formation-sandbox on the"
               + " class path and set formation.sandbox.enabled=true.");
     }
+    requireResolved(BASE_URL, baseUrl, "a URL");
     builder.baseUrl(baseUrl.strip());
     if (tokenProvider != null) {
       builder.tokenProvider(tokenProvider);
@@ -84,10 +90,34 @@ final class PropertiesToBuilder {
           "An access token is required with formation.base-url: set formation.access-token (or"
               + " FORMATION_ACCESS_TOKEN), or define a TokenProvider bean.");
     }
+    requireResolved(ACCESS_TOKEN, token, "a token, or define a TokenProvider bean");
     try {
       builder.accessToken(token);
     } catch (IllegalArgumentException e) {
       throw new InvalidFormationPropertyException(ACCESS_TOKEN, e.getMessage());
+    }
+  }
+
+  /**
+   * Refuses a value that still holds a {@code ${...}} placeholder: Spring leaves one it cannot
+   * resolve as it is, and the client would then send it as the token (every call a 401) or fail on
+   * it as a URL. Neither a URL nor an OAuth token contains {@code ${}, so printing the placeholder's
+   * name shows no secret.
+   */
+  private static void requireResolved(String property, String value, String what) {
+    Matcher placeholder = UNRESOLVED.matcher(value);
+    if (placeholder.find()) {
+      String name = placeholder.group(1).strip();
+      throw new InvalidFormationPropertyException(
+          property,
+          property
+              + " is the placeholder ${"
+              + name
+              + "}, and nothing resolves it: set the environment variable "
+              + name
+              + " (or a property of that name) to "
+              + what
+              + ".");
     }
   }
 

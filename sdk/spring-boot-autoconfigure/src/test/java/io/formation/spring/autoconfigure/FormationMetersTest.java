@@ -133,6 +133,31 @@ class FormationMetersTest {
   }
 
   @Test
+  void setsThatStoppedPollingAreDroppedAsOthersArePolledEvenIfTheGaugeIsNeverRead() {
+    FormationMeters meters = new FormationMeters(registry);
+    for (int i = 0; i < 1_000; i++) {
+      meters.polled(set("ds_old_" + i, "finalizing"));
+    }
+
+    clock.add(FormationMeters.STALE_AFTER.plusSeconds(1));
+    meters.polled(set("ds_new", "finalizing"));
+
+    assertThat(meters.entries()).isEqualTo(1);
+  }
+
+  @Test
+  void theSetsHeldAreBoundedHoweverManyArePolledAtOnce() {
+    FormationMeters meters = new FormationMeters(registry);
+    for (int i = 0; i < FormationMeters.MAX_SETS + 1_000; i++) {
+      meters.polled(set("ds_" + i, "finalizing"));
+    }
+    meters.polled(set("ds_0", "finalizing"));
+
+    assertThat(meters.entries()).isEqualTo(FormationMeters.MAX_SETS);
+    assertThat(activeWaits()).isEqualTo(FormationMeters.MAX_SETS);
+  }
+
+  @Test
   void anActionUrlIsNamedActionWhateverItsPath() {
     assertThat(FormationMeters.operation("PUT", "https://x.test/v1/opaque/f_company"))
         .isEqualTo("action");

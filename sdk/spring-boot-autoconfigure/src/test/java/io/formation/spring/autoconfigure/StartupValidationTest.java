@@ -2,6 +2,7 @@ package io.formation.spring.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -73,6 +74,38 @@ class StartupValidationTest {
 
     assertThat(failure.property()).isEqualTo("formation.access-token");
     assertThat(output).contains("define a TokenProvider bean");
+  }
+
+  @Test
+  void aTokenThatIsAnUnresolvedPlaceholderNamesThePropertyAndTheVariable(CapturedOutput output) {
+    assumeTrue(System.getenv("FORMATION_ACCESS_TOKEN") == null, "FORMATION_ACCESS_TOKEN is unset");
+
+    // The docs' own line, with the variable unset: Spring leaves the placeholder as it is.
+    InvalidFormationPropertyException failure =
+        startWith(
+            "--formation.base-url=https://api.example.com",
+            "--formation.access-token=${FORMATION_ACCESS_TOKEN}");
+
+    assertThat(failure.property()).isEqualTo("formation.access-token");
+    assertThat(output)
+        .contains("APPLICATION FAILED TO START")
+        .contains(
+            "formation.access-token is the placeholder ${FORMATION_ACCESS_TOKEN}, and nothing"
+                + " resolves it: set the environment variable FORMATION_ACCESS_TOKEN");
+  }
+
+  @Test
+  void aBaseUrlThatIsAnUnresolvedPlaceholderNamesThePropertyAndTheVariable(CapturedOutput output) {
+    assumeTrue(System.getenv("FORMATION_BASE_URL") == null, "FORMATION_BASE_URL is unset");
+
+    InvalidFormationPropertyException failure =
+        startWith(
+            "--formation.base-url=${FORMATION_BASE_URL}", "--formation.access-token=" + TOKEN);
+
+    assertThat(failure.property()).isEqualTo("formation.base-url");
+    assertThat(output)
+        .contains("set the environment variable FORMATION_BASE_URL")
+        .doesNotContain(TOKEN);
   }
 
   @Test

@@ -2,6 +2,7 @@ package com.example.partner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -38,6 +39,21 @@ class StartupFailureTest {
         "--formation.base-url=https://api.example.com", "--formation.access-token= ");
 
     assertThat(output).contains("'formation.access-token'");
+  }
+
+  @Test
+  void aTokenLeftAsThePlaceholderOfAnUnsetVariableIsNamedWithTheVariable(CapturedOutput output) {
+    assumeTrue(System.getenv("FORMATION_ACCESS_TOKEN") == null, "FORMATION_ACCESS_TOKEN is unset");
+
+    // The docs' own line: Spring leaves a placeholder it cannot resolve as it is.
+    assertFailsToStart(
+        "--formation.base-url=https://api.example.com",
+        "--formation.access-token=${FORMATION_ACCESS_TOKEN}");
+
+    assertThat(output)
+        .contains("APPLICATION FAILED TO START")
+        .contains("'formation.access-token'")
+        .contains("set the environment variable FORMATION_ACCESS_TOKEN");
   }
 
   @Test

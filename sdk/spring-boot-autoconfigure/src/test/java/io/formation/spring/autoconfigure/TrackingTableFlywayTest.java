@@ -1,0 +1,137 @@
+package io.formation.spring.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.formation.tracking.FormationTracker;
+import io.formation.tracking.TrackingHandler;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import javax.sql.DataSource;
+import org.hsqldb.jdbc.JDBCDataSource;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+/**
+ * With Flyway, the tracker's table is created beside an application that has its own version 1:
+ * both start, each with its own history table, and the tracker tracks on the table.
+ */
+class TrackingTableFlywayTest {
+  private static final AtomicInteger DATABASES = new AtomicInteger();
+
+  final ApplicationContextRunner runner =
+      new ApplicationContextRunner()
+          .withConfiguration(
+              AutoConfigurations.of(
+                  FlywayAutoConfiguration.class,
+                  FormationAutoConfiguration.class,
+                  FormationTrackingAutoConfiguration.class,
+                  FormationTrackingFlywayAutoConfiguration.class))
+          .withPropertyValues(
+              "spring.flyway.locations=classpath:partner/db/migration",
+              "formation.base-url=http://127.0.0.1:9",
+              "formation.allow-insecure-http=true",
+              "formation.access-token=tok",
+              "formation.tracking.enabled=true")
+          .withBean(TrackingHandler.class, () -> new TrackingHandler() {});
+
+  @Test
+  void anApplicationWithItsOwnVersionOneStartsAndItsTrackerHasItsTable() throws SQLException {
+    DataSource database = emptyDatabase();
+
+    runner
+        .withBean(DataSource.class, () -> database)
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              assertThat(context.getBean(FormationTracker.class).track("ds_1")).isTrue();
+            });
+
+    assertThat(versions(database, "\"flyway_schema_history\"")).containsExactly("1");
+    assertThat(
+            versions(
+                database, "\"" + FormationTrackingFlywayAutoConfiguration.HISTORY_TABLE + "\""))
+        .containsExactly("0", "1");
+    assertThat(TrackingDatabases.rows(database, "partner_accounts")).isZero();
+    assertThat(TrackingDatabases.rows(database, FormationTracker.DEFAULT_TABLE)).isEqualTo(1);
+  }
+
+  @Test
+  void theSecondStartFindsBothUpToDateAndChangesNothing() {
+    DataSource database = emptyDatabase();
+    runner.withBean(DataSource.class, () -> database).run(context -> {});
+
+    runner
+        .withBean(DataSource.class, () -> database)
+        .run(context -> assertThat(context).hasNotFailed());
+
+    assertThat(
+            versions(
+                database, "\"" + FormationTrackingFlywayAutoConfiguration.HISTORY_TABLE + "\""))
+        .containsExactly("0", "1");
+  }
+
+  @Test
+  void aTableTheApplicationsOwnMigrationsMadeIsTakenAsItIsAndNotCreatedAgain() {
+    DataSource database = emptyDatabase();
+
+    // What an application without a version 1 of its own could do: run the shipped file itself.
+    runner
+        .withBean(DataSource.class, () -> database)
+        .withPropertyValues("spring.flyway.locations=classpath:io/formation/tracking/db/hsqldb")
+        .run(
+            context -> {
+              assertThat(context).hasNotFailed();
+              assertThat(context.getBean(FormationTracker.class).track("ds_1")).isTrue();
+            });
+
+    assertThat(versions(database, "\"flyway_schema_history\"")).containsExactly("1");
+    assertThat(
+            versions(
+                database, "\"" + FormationTrackingFlywayAutoConfiguration.HISTORY_TABLE + "\""))
+        .containsExactly("1");
+  }
+
+  @Test
+  void turnedOffTheTableIsTheApplicationsToCreate() {
+    DataSource database = emptyDatabase();
+
+    runner
+        .withBean(DataSource.class, () -> database)
+        .withPropertyValues("formation.tracking.flyway.enabled=false")
+        .run(context -> assertThat(context).doesNotHaveBean("formationTrackingTableMigration"));
+
+    assertThat(versions(database, "\"flyway_schema_history\"")).containsExactly("1");
+  }
+
+  private static DataSource emptyDatabase() {
+    JDBCDataSource dataSource = new JDBCDataSource();
+    dataSource.setUrl("jdbc:hsqldb:mem:flyway-tracking" + DATABASES.incrementAndGet());
+    dataSource.setUser("SA");
+    dataSource.setPassword("");
+    return dataSource;
+  }
+
+  /** The versions a Flyway history table records, in order (a baseline too). */
+  private static List<String> versions(DataSource dataSource, String table) {
+    List<String> versions = new ArrayList<>();
+    try (Connection connection = dataSource.getConnection();
+        Statement statement = connection.createStatement();
+        ResultSet result =
+            statement.executeQuery(
+                "SELECT \"version\" FROM " + table + " ORDER BY \"installed_rank\"")) {
+      while (result.next()) {
+        versions.add(result.getString(1));
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException(e);
+    }
+    return versions;
+  }
+}
