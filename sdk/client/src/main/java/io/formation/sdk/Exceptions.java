@@ -61,6 +61,29 @@ final class Exceptions implements Failures {
     return new PollTimeoutException(wait.setId(), lastSeen, wait.timeout(), lastFailure);
   }
 
+  /**
+   * What a saved wait says of its last poll's failure, for a timeout found when the wait is taken
+   * up: the exception of its status, or of its kind, saying that it stands for that poll.
+   */
+  static FormationException savedFailure(WaitState wait) {
+    String poll = "the last poll of document set " + wait.setId() + " before the deadline";
+    return switch (wait.lastFailure) {
+      case WaitState.NETWORK -> INSTANCE.network(poll + " got no answer", null, true);
+      case WaitState.INVALID ->
+          INSTANCE.invalidResponse(poll + " was not answered with a set", 0, "");
+      case WaitState.OTHER -> INSTANCE.failure(poll + " failed", null);
+      default ->
+          INSTANCE.forStatus(
+              "GET",
+              "/v1/document_sets/" + wait.setId() + " (" + poll + ")",
+              wait.lastFailure,
+              Headers.of(),
+              "",
+              List.of(),
+              null);
+    };
+  }
+
   /** A set that needs input, and what to do about it. */
   static InputNeededException inputNeeded(DocumentSet set, String detail) {
     return new InputNeededException(set, detail);

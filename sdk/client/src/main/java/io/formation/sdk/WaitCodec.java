@@ -7,10 +7,12 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * The string form of a {@link WaitState}: {@code w<format>.} then ten fields separated by dots.
- * Format 1 has the flag {@code m} (moved on); format 2 adds {@code i} (input needed told). A wait
- * is written in the oldest format that holds it, so that a version of the SDK that reads only
- * format 1 still reads most waits during a rolling deploy.
+ * The string form of a {@link WaitState}: {@code w<format>.} then fields separated by dots. Format
+ * 1 has ten, the flag {@code m} (moved on) last; format 2 adds the flag {@code i} (input needed
+ * told) and an eleventh field, how the last poll failed (its status, {@code n} network, {@code i}
+ * not a set, {@code x} other; empty if it did not). A wait is written in the oldest format that
+ * holds it, so that a version of the SDK that reads only format 1 still reads most waits during a
+ * rolling deploy.
  */
 final class WaitCodec {
   /** The latest format this version reads and writes. */
@@ -24,13 +26,15 @@ final class WaitCodec {
 
   private static final String PREFIX = "w";
   private static final char SEPARATOR = '.';
-  private static final int FIELDS = 11;
+  private static final int FIELDS_V1 = 11;
+  private static final int FIELDS_V2 = 12;
 
   private WaitCodec() {}
 
   static String encode(WaitState wait) {
     long started = wait.started;
-    StringBuilder out = new StringBuilder(128).append(PREFIX).append(wait.inputNeededTold ? 2 : 1);
+    boolean v2 = wait.inputNeededTold || wait.lastFailure != 0;
+    StringBuilder out = new StringBuilder(128).append(PREFIX).append(v2 ? 2 : 1);
     field(out, escape(wait.setId));
     field(out, wait.lastState == null ? "" : escape(wait.lastState.value()));
     field(out, Long.toString(started));
@@ -42,7 +46,36 @@ final class WaitCodec {
     field(out, Long.toString(wait.nextPoll - started));
     field(out, Integer.toString(wait.polls));
     field(out, (wait.movedOn ? "m" : "") + (wait.inputNeededTold ? "i" : ""));
+    if (v2) {
+      field(out, failure(wait.lastFailure));
+    }
     return out.toString();
+  }
+
+  private static String failure(int code) {
+    return switch (code) {
+      case 0 -> "";
+      case WaitState.NETWORK -> "n";
+      case WaitState.INVALID -> "i";
+      case WaitState.OTHER -> "x";
+      default -> Integer.toString(code);
+    };
+  }
+
+  private static int failure(String text) {
+    return switch (text) {
+      case "" -> 0;
+      case "n" -> WaitState.NETWORK;
+      case "i" -> WaitState.INVALID;
+      case "x" -> WaitState.OTHER;
+      default -> {
+        if (text.length() != 3 || !digits(text)) {
+          throw new IllegalArgumentException(
+              "the failure field is not a status, \"n\", \"i\", \"x\" or empty");
+        }
+        yield Integer.parseInt(text);
+      }
+    };
   }
 
   private static String offset(long instant, long started) {
@@ -79,12 +112,13 @@ final class WaitCodec {
       throw invalid("format " + version + " does not exist", null);
     }
     // A later format adds its fields at the end, so this reading stays as it is.
-    if (fields.length != FIELDS) {
+    int expected = version == 1 ? FIELDS_V1 : FIELDS_V2;
+    if (fields.length != expected) {
       throw invalid(
           "format "
               + version
               + " has "
-              + FIELDS
+              + expected
               + " fields separated by '.', this string has "
               + fields.length,
           null);
@@ -123,6 +157,7 @@ final class WaitCodec {
           submission,
           movedOn,
           told,
+          version >= 2 ? failure(fields[11]) : 0,
           (int) polls,
           lastPoll,
           nextPoll);

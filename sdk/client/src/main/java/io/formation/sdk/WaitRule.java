@@ -90,9 +90,25 @@ record WaitRule(PollOptions options, DoubleSupplier random, RetryPolicy retryPol
     return at.isAfter(deadline) ? null : at;
   }
 
-  /** The end of a wait that may poll no more: its deadline came. */
+  /**
+   * The end of a wait that may poll no more: its deadline came. Its cause is the last failure when
+   * the caller knows it, else what the saved wait says of its last poll's failure.
+   */
   PollTimeoutException timeout(WaitState wait, RuntimeException lastFailure) {
-    return Exceptions.pollTimeout(wait, wait.lastState().orElse(null), lastFailure);
+    RuntimeException cause =
+        lastFailure != null || wait.lastFailure == 0 ? lastFailure : Exceptions.savedFailure(wait);
+    return Exceptions.pollTimeout(wait, wait.lastState().orElse(null), cause);
+  }
+
+  /** How a poll failed, as a saved wait keeps it. */
+  private static int code(RuntimeException failure) {
+    if (failure instanceof ApiException api) {
+      return api.statusCode();
+    }
+    if (failure instanceof NetworkException) {
+      return WaitState.NETWORK;
+    }
+    return failure instanceof InvalidResponseException ? WaitState.INVALID : WaitState.OTHER;
   }
 
   /** After a poll that read the set. */
@@ -204,7 +220,7 @@ record WaitRule(PollOptions options, DoubleSupplier random, RetryPolicy retryPol
       atLeast = options.retryFailuresAfter().orElseThrow();
     }
     Schedule next = schedule(wait, now, atLeast, null);
-    WaitState after = wait.failed(now, next.interval, next.at);
+    WaitState after = wait.failed(code(failure), now, next.interval, next.at);
     if (pollAt(after, after.nextPoll(), after.nextPoll()) == null) {
       // No poll fits before the deadline: the wait ends there, and this failure is why.
       return new Decision(null, false, null, timeout(wait, failure), null, wait.deadline());

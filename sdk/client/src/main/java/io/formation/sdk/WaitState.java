@@ -66,6 +66,9 @@ public final class WaitState {
   private static final long LATEST_MILLI = 253_402_300_799_999L;
   // Escaped lengths that keep every encoded wait within WaitCodec.LONGEST_ENCODED.
   static final int LONGEST_ID = 1024;
+  static final int NETWORK = -1;
+  static final int INVALID = -2;
+  static final int OTHER = -3;
   private static final int LONGEST_STATE = 256;
 
   final String setId;
@@ -76,6 +79,8 @@ public final class WaitState {
   final long lastSubmission;
   final boolean movedOn;
   final boolean inputNeededTold;
+  // How the last poll failed, if it did: its status, or NETWORK, INVALID or OTHER; else 0.
+  final int lastFailure;
   final int polls;
   final long lastPoll;
   final long nextPoll;
@@ -89,6 +94,7 @@ public final class WaitState {
       long lastSubmission,
       boolean movedOn,
       boolean inputNeededTold,
+      int lastFailure,
       int polls,
       long lastPoll,
       long nextPoll) {
@@ -104,6 +110,10 @@ public final class WaitState {
         lastSubmission == NONE ? NONE : inRange("last submission", lastSubmission);
     this.movedOn = movedOn;
     this.inputNeededTold = inputNeededTold;
+    if (lastFailure < OTHER || lastFailure > 599) {
+      throw new IllegalArgumentException("the last failure is not a status: " + lastFailure);
+    }
+    this.lastFailure = lastFailure;
     if (polls < 0) {
       throw new IllegalArgumentException("polls must not be negative, was " + polls);
     }
@@ -159,6 +169,7 @@ public final class WaitState {
         false,
         false,
         0,
+        0,
         NONE,
         started);
   }
@@ -175,13 +186,14 @@ public final class WaitState {
         lastSubmission,
         movedOn || !state.needsInput(),
         told,
+        0,
         plusOne(),
         ceilMillis(at),
         next.toEpochMilli());
   }
 
-  /** After a poll that failed: the state seen before stays, the schedule moves on. */
-  WaitState failed(Instant at, Duration nextInterval, Instant next) {
+  /** After a poll that failed, and how: the state seen before stays, the schedule moves on. */
+  WaitState failed(int failure, Instant at, Duration nextInterval, Instant next) {
     return new WaitState(
         setId,
         started,
@@ -191,6 +203,7 @@ public final class WaitState {
         lastSubmission,
         movedOn,
         inputNeededTold,
+        failure,
         plusOne(),
         ceilMillis(at),
         next.toEpochMilli());
@@ -207,6 +220,7 @@ public final class WaitState {
         lastSubmission,
         movedOn,
         inputNeededTold,
+        lastFailure,
         polls,
         lastPoll,
         next.toEpochMilli());
@@ -247,7 +261,18 @@ public final class WaitState {
       return this;
     }
     return new WaitState(
-        setId, started, deadline, interval, lastState, at, false, false, polls, lastPoll, nextPoll);
+        setId,
+        started,
+        deadline,
+        interval,
+        lastState,
+        at,
+        false,
+        false,
+        lastFailure,
+        polls,
+        lastPoll,
+        nextPoll);
   }
 
   /** {@return the id of the document set waited for} */
@@ -419,6 +444,7 @@ public final class WaitState {
         + nextPoll()
         + (movedOn ? ", movedOn" : "")
         + (inputNeededTold ? ", inputNeededTold" : "")
+        + (lastFailure != 0 ? ", lastFailure=" + lastFailure : "")
         + "}";
   }
 }

@@ -394,14 +394,14 @@ class SavedWaitTest {
 
   @Test
   void theClientRemembersTheSubmissionsOfTheLatestTenThousandSetsOnly() {
-    Submissions submissions = new Submissions(time);
+    Submissions submissions = new Submissions(time::nanoTime);
     for (int i = 0; i <= Submissions.SETS; i++) {
       submissions.listed("set_" + i, List.of(formWith("/a/" + i)));
       submissions.accepted(action("PUT", "/a/" + i), receipt());
     }
-    assertThat(submissions.last("set_0")).isEmpty();
-    assertThat(submissions.last("set_1")).contains(START);
-    assertThat(submissions.last("set_" + Submissions.SETS)).contains(START);
+    assertThat(submissions.last("set_0", time)).isEmpty();
+    assertThat(submissions.last("set_1", time)).contains(START);
+    assertThat(submissions.last("set_" + Submissions.SETS, time)).contains(START);
   }
 
   // A resumed wait behaves as if it had never stopped.
