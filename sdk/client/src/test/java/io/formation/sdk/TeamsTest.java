@@ -93,6 +93,21 @@ class TeamsTest {
   }
 
   @Test
+  void aPageKeepsTheDocumentAsServedWithItsNullLinksAndMeta() {
+    server.enqueue(
+        ok(
+            "{\"data\": [{\"type\": \"teams\", \"id\": \"t1\", \"attributes\": {\"name\": \"A\"}}],"
+                + " \"links\": {\"self\": \"/v1/teams\", \"prev\": null, \"next\": null},"
+                + " \"meta\": {\"count\": 1}}"));
+    try (FormationClient client = TestClients.client(server, time)) {
+      Page<Team> page = client.teams().list().pages().iterator().next();
+      assertThat(page.raw().path("meta").path("count").asInt()).isEqualTo(1);
+      assertThat(page.raw().path("links").has("prev")).isTrue();
+      assertThat(page.raw().path("links").get("prev").isNull()).isTrue();
+    }
+  }
+
+  @Test
   void aRepeatedNextLinkIsNamedInTheFailureWithoutItsQuery() {
     String secret = "/v1/teams?page%5Bafter%5D=c1&signature=s3cr3t";
     for (int i = 0; i < 4; i++) {

@@ -242,7 +242,7 @@ public final class Wire {
       String id = requiredText(resource, "id", "team");
       teams.add(new Team(id, text(resource.path("attributes").get("name")).orElse(""), resource));
     }
-    return new Page<>(teams, links(body.path("links")));
+    return new Page<>(teams, links(body.path("links")), body);
   }
 
   static PageLinks links(JsonNode links) {

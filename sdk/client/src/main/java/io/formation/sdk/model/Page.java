@@ -1,5 +1,7 @@
 package io.formation.sdk.model;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
 import java.util.List;
 import java.util.Objects;
 
@@ -15,18 +17,38 @@ import java.util.Objects;
  *
  * @param items the items of this page
  * @param links the page's links, as sent
+ * @param raw the page's document as sent ({@code data}, {@code links} with its nulls, {@code meta}
+ *     and anything else); a copy is returned; missing for a page not read from the service
  * @param <T> the item type
  */
-public record Page<T>(List<T> items, PageLinks links) {
+public record Page<T>(List<T> items, PageLinks links, JsonNode raw) {
   /**
    * Copies the items and checks that no component is null.
    *
    * @param items the items of this page
    * @param links the page's links, as sent
+   * @param raw the page's document as sent
    */
   public Page {
     items = List.copyOf(items);
     Objects.requireNonNull(links, "links");
+    Objects.requireNonNull(raw, "raw");
+  }
+
+  /**
+   * A page not read from the service, so with no document as sent.
+   *
+   * @param items the items of this page
+   * @param links the page's links
+   */
+  public Page(List<T> items, PageLinks links) {
+    this(items, links, MissingNode.getInstance());
+  }
+
+  /** {@return the page's document as sent; a copy} */
+  @Override
+  public JsonNode raw() {
+    return raw.deepCopy();
   }
 
   /** {@return whether the service announced a further page} */

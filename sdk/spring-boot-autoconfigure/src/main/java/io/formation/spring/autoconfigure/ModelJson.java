@@ -65,6 +65,9 @@ final class ModelJson {
       return links(links);
     }
     if (model instanceof Page<?> page) {
+      if (!page.raw().isMissingNode()) {
+        return page.raw();
+      }
       ObjectNode collection = NODES.objectNode();
       ArrayNode data = collection.putArray("data");
       for (Object item : page.items()) {
