@@ -51,7 +51,9 @@ import javax.sql.DataSource;
  *
  * <p>Thread-safe. The table comes from the SQL file shipped for the database ({@value
  * #POSTGRESQL_SQL}, {@value #HSQLDB_SQL}), and is named {@value #DEFAULT_TABLE} unless {@link
- * Builder#tableName} says otherwise.
+ * Builder#tableName} says otherwise. Every time tracking reads is the database's (see {@link
+ * Builder#clock}). Each call takes one connection from the DataSource, so it fails after at most
+ * the pool's connection timeout when the database is down, with a {@link TrackingException}.
  */
 public final class FormationTracker implements AutoCloseable {
 
@@ -700,7 +702,8 @@ public final class FormationTracker implements AutoCloseable {
     /**
      * Changes anything else of the db-scheduler {@link Scheduler} before it is built, say its
      * polling strategy on PostgreSQL ({@code pollUsingLockAndFetch}) or its metrics registry. The
-     * table name, serializer and the settings above are set before it runs.
+     * table name, serializer, clock (the database's), shutdown wait and the settings above are set
+     * before it runs; replacing the clock would have instances compare their own clocks again.
      *
      * @param customizer called once, by {@link #build()}
      * @return this builder
