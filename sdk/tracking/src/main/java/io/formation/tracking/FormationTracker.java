@@ -5,15 +5,19 @@ import com.github.kagkarlsson.scheduler.ScheduledExecutionsFilter;
 import com.github.kagkarlsson.scheduler.Scheduler;
 import com.github.kagkarlsson.scheduler.SchedulerBuilder;
 import com.github.kagkarlsson.scheduler.SchedulerName;
-import com.github.kagkarlsson.scheduler.exceptions.TaskInstanceCurrentlyExecutingException;
-import com.github.kagkarlsson.scheduler.exceptions.TaskInstanceNotFoundException;
+import com.github.kagkarlsson.scheduler.exceptions.DbSchedulerException;
 import com.github.kagkarlsson.scheduler.task.TaskInstance;
 import com.github.kagkarlsson.scheduler.task.TaskInstanceId;
 import com.github.kagkarlsson.scheduler.task.helper.CustomTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
+import com.github.kagkarlsson.shaded.jdbc.SQLRuntimeException;
 import io.formation.sdk.FormationClient;
 import io.formation.sdk.PollOptions;
 import io.formation.sdk.WaitState;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,6 +28,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
+import java.util.regex.Pattern;
 import javax.sql.DataSource;
 
 /**
@@ -46,7 +51,9 @@ import javax.sql.DataSource;
  *
  * <p>Thread-safe. The table comes from the SQL file shipped for the database ({@value
  * #POSTGRESQL_SQL}, {@value #HSQLDB_SQL}), and is named {@value #DEFAULT_TABLE} unless {@link
- * Builder#tableName} says otherwise.
+ * Builder#tableName} says otherwise. Every time tracking reads is the database's (see {@link
+ * Builder#clock}). Each call takes one connection from the DataSource, so it fails after at most
+ * the pool's connection timeout when the database is down, with a {@link TrackingException}.
  */
 public final class FormationTracker implements AutoCloseable {
 
@@ -67,12 +74,27 @@ public final class FormationTracker implements AutoCloseable {
   private final FormationClient client;
   private final PollOptions pollOptions;
   private final Clock clock;
+  private final Optional<DatabaseClock> databaseClock;
+  private final CallConnections connections;
+  private final String tableName;
+  private final WaitSerializer serializer = new WaitSerializer();
   private final Scheduler scheduler;
 
   private FormationTracker(Builder builder) {
     this.client = builder.client;
-    this.pollOptions = builder.pollOptions;
-    this.clock = builder.clock;
+    this.connections = new CallConnections(builder.dataSource);
+    this.tableName = builder.tableName;
+    if (builder.clock.isPresent()) {
+      this.databaseClock = Optional.empty();
+      this.clock = builder.clock.get();
+    } else {
+      DatabaseClock database =
+          new DatabaseClock(builder.dataSource, builder.baseClock, System::nanoTime);
+      this.databaseClock = Optional.of(database);
+      this.clock = database;
+    }
+    // Every wait reads the tracker's time: saved on one instance, compared on another.
+    this.pollOptions = builder.pollOptions.newBuilder().clock(clock).build();
     PollTask pollTask =
         new PollTask(
             client,
@@ -88,14 +110,16 @@ public final class FormationTracker implements AutoCloseable {
             .onDeadExecutionRevive()
             .execute(pollTask::execute);
     SchedulerBuilder schedulerBuilder =
-        Scheduler.create(builder.dataSource, task)
+        Scheduler.create(connections, task)
             .tableName(builder.tableName)
-            .serializer(new WaitSerializer())
+            .serializer(serializer)
             .threads(builder.threads)
             .pollingInterval(builder.pollingInterval)
             .heartbeatInterval(builder.heartbeatInterval)
             .missedHeartbeatsLimit(builder.missedHeartbeats)
             .clock(clock::instant)
+            // db-scheduler waits twice this (before and after interrupting the polls in flight).
+            .shutdownMaxWait(builder.shutdownTimeout.dividedBy(2))
             // A poll that asks for its next one soon is picked up without waiting a full
             // pollingInterval, by this instance if it has a free thread.
             .enableImmediateExecution();
@@ -118,8 +142,13 @@ public final class FormationTracker implements AutoCloseable {
     return new Builder(client, dataSource, handler);
   }
 
-  /** Starts polling the sets that fall due. Sets can be tracked before and after. */
+  /**
+   * Starts polling the sets that fall due. Sets can be tracked before and after. Reads the
+   * database's time first (see {@link Builder#clock}); if the database cannot be reached, it starts
+   * all the same, on the time measured last (none: this machine's), and measures again later.
+   */
   public void start() {
+    databaseClock.ifPresent(DatabaseClock::measureNow);
     scheduler.start();
   }
 
@@ -127,25 +156,36 @@ public final class FormationTracker implements AutoCloseable {
    * Tracks a set from now on, with a new wait. Does nothing if it is tracked already, by this
    * instance or another: the wait saved for it is kept.
    *
+   * <p>Takes one connection from the DataSource, so it fails after at most the DataSource's
+   * connection timeout when the database is down, plus the time of two statements.
+   *
    * @param setId the set's id
    * @return whether the set was not tracked before
    * @throws IllegalArgumentException if the id is not a document set id
+   * @throws TrackingException if the table cannot be read or written
    */
   public boolean track(String setId) {
-    WaitState wait = client.documentSets().startWait(setId, pollOptions);
-    return schedule(wait, firstPoll(wait, pollOptions.firstPollWithin()));
+    Objects.requireNonNull(setId, "setId");
+    return call(
+        "track",
+        setId,
+        connection -> {
+          WaitState wait = client.documentSets().startWait(setId, pollOptions);
+          return schedule(wait, firstPoll(wait, pollOptions.firstPollWithin()));
+        });
   }
 
   /**
    * Tracks a set from a wait saved before, say by an {@code awaitCompletion} interrupted by a
    * restart: its grace, backoff and deadline go on as if it had never stopped. The first poll comes
    * within the wait's current interval, so that many sets resumed at once do not poll at once. Does
-   * nothing if the set is tracked already.
+   * nothing if the set is tracked already. Takes as long as {@link #track(String)}.
    *
    * @param setId the set's id
    * @param wait the wait saved for it
    * @return whether the set was not tracked before
    * @throws IllegalArgumentException if the wait is for another set
+   * @throws TrackingException if the table cannot be read or written
    */
   public boolean track(String setId, WaitState wait) {
     Objects.requireNonNull(setId, "setId");
@@ -154,7 +194,7 @@ public final class FormationTracker implements AutoCloseable {
       throw new IllegalArgumentException(
           "the wait is for document set " + wait.setId() + ", not " + setId);
     }
-    return schedule(wait, firstPoll(wait, wait.interval()));
+    return call("track", setId, connection -> schedule(wait, firstPoll(wait, wait.interval())));
   }
 
   private boolean schedule(WaitState wait, Instant firstPoll) {
@@ -184,23 +224,44 @@ public final class FormationTracker implements AutoCloseable {
   }
 
   /**
-   * Stops tracking a set; its handler hears nothing more of it.
+   * Stops tracking a set; its handler hears nothing more of it. A row this version cannot read is
+   * removed too. Takes one connection, as {@link #track(String)} does, and two statements at most.
    *
    * @param setId the set's id
-   * @return whether it was tracked
+   * @return whether it was tracked; false if it is not (any more)
    * @throws IllegalStateException if an instance is polling the set at this moment (it would save
    *     its wait again): call again shortly
+   * @throws TrackingException if the table cannot be read or written
    */
   public boolean untrack(String setId) {
     Objects.requireNonNull(setId, "setId");
-    try {
-      scheduler.cancel(TaskInstanceId.of(TASK_NAME, setId));
-      return true;
-    } catch (TaskInstanceNotFoundException e) {
-      return false;
-    } catch (TaskInstanceCurrentlyExecutingException e) {
-      throw pollingNow(setId, "untrack it", e);
-    }
+    Outcome outcome =
+        call(
+            "untrack",
+            setId,
+            connection -> {
+              // Only a row no instance is polling: the condition and the delete are one statement.
+              int removed =
+                  write(
+                      connection,
+                      "DELETE FROM "
+                          + tableName
+                          + " WHERE task_name = ? AND task_instance = ?"
+                          + " AND picked = ?",
+                      statement -> {
+                        statement.setString(1, TASK_NAME);
+                        statement.setString(2, setId);
+                        statement.setBoolean(3, false);
+                      });
+              return removed == 1
+                  ? Outcome.DONE
+                  : row(connection, setId).map(row -> Outcome.POLLING).orElse(Outcome.ABSENT);
+            });
+    return switch (outcome) {
+      case DONE -> true;
+      case ABSENT -> false;
+      case POLLING, CHANGED, UNREADABLE -> throw pollingNow(setId, "untrack it");
+    };
   }
 
   /**
@@ -211,95 +272,237 @@ public final class FormationTracker implements AutoCloseable {
    * the handler was told before. A time earlier than a submission the wait already knows leaves the
    * grace as it was. The set's next poll stays when it was.
    *
+   * <p>It reads the set's row and writes it back only if no poll changed it in between (the row's
+   * version); takes one connection, as {@link #track(String)} does, and three statements at most.
+   *
    * @param setId the set's id
    * @param at when the service accepted the last submission
    * @return whether the set is tracked and was updated; false if it is not tracked (any more)
-   * @throws IllegalStateException if an instance is polling the set at this moment: call again
+   * @throws IllegalStateException if an instance is polling the set at this moment, or a poll saved
+   *     the set between this call's read and write: call again; or if the set's row was written by
+   *     a later version of formation-tracking: call it on an instance of that version
+   * @throws TrackingException if the table cannot be read or written
    */
   public boolean submitted(String setId, Instant at) {
     Objects.requireNonNull(setId, "setId");
     Objects.requireNonNull(at, "at");
-    TaskInstanceId id = TaskInstanceId.of(TASK_NAME, setId);
-    Optional<ScheduledExecution<Object>> row = scheduler.getScheduledExecution(id);
-    if (row.isEmpty()) {
-      return false;
-    }
-    if (row.get().isPicked()) {
-      throw pollingNow(setId, "tell the tracker", null);
-    }
-    TaskData data = TaskData.decode((String) row.get().getData());
-    // Told anew: a set still input_needed after this grace is reported again.
-    String withSubmission = new TaskData(data.waitState().withSubmission(at), false).encode();
-    try {
-      if (scheduler.reschedule(id, row.get().getExecutionTime(), withSubmission)) {
-        return true;
-      }
-    } catch (TaskInstanceNotFoundException e) {
-      return false; // ended (complete, say) since it was read
-    } catch (TaskInstanceCurrentlyExecutingException e) {
-      throw pollingNow(setId, "tell the tracker", e);
-    }
-    // The row changed under the update: polled, or ended, since it was read.
-    if (tracked(setId).isEmpty()) {
-      return false;
-    }
-    throw pollingNow(setId, "tell the tracker", null);
+    Outcome outcome =
+        call(
+            "tell the tracker of a submission of",
+            setId,
+            connection -> {
+              Optional<Row> read = row(connection, setId);
+              if (read.isEmpty()) {
+                return Outcome.ABSENT;
+              }
+              Row row = read.get();
+              if (row.picked()) {
+                return Outcome.POLLING;
+              }
+              TaskData data;
+              try {
+                data = TaskData.decode(row.data());
+              } catch (IllegalArgumentException unreadable) {
+                return Outcome.UNREADABLE;
+              }
+              // Told anew: a set still input_needed after this grace is reported again.
+              byte[] withSubmission =
+                  serializer.serialize(
+                      new TaskData(data.waitState().withSubmission(at), false).encode());
+              int updated =
+                  write(
+                      connection,
+                      "UPDATE "
+                          + tableName
+                          + " SET task_data = ?, version = version + 1"
+                          + " WHERE task_name = ? AND task_instance = ? AND version = ?",
+                      statement -> {
+                        statement.setBytes(1, withSubmission);
+                        statement.setString(2, TASK_NAME);
+                        statement.setString(3, setId);
+                        statement.setLong(4, row.version());
+                      });
+              if (updated == 1) {
+                return Outcome.DONE;
+              }
+              return row(connection, setId).isEmpty() ? Outcome.ABSENT : Outcome.CHANGED;
+            });
+    return switch (outcome) {
+      case DONE -> true;
+      case ABSENT -> false;
+      case POLLING -> throw pollingNow(setId, "tell the tracker");
+      case CHANGED ->
+          throw new IllegalStateException(
+              "document set "
+                  + setId
+                  + " was polled while the submission was being told; tell the tracker again");
+      case UNREADABLE ->
+          throw new IllegalStateException(
+              "document set "
+                  + setId
+                  + " is tracked by a later version of formation-tracking (this one cannot read"
+                  + " its row): tell its submission through an instance of that version");
+    };
   }
 
-  private static IllegalStateException pollingNow(
-      String setId, String callAgain, RuntimeException cause) {
+  private static IllegalStateException pollingNow(String setId, String callAgain) {
     return new IllegalStateException(
-        "document set " + setId + " is being polled right now; " + callAgain + " again shortly",
-        cause);
+        "document set " + setId + " is being polled right now; " + callAgain + " again shortly");
+  }
+
+  /** What a write to one set's row found. */
+  private enum Outcome {
+    DONE,
+    ABSENT,
+    POLLING,
+    CHANGED,
+    UNREADABLE
+  }
+
+  /** The columns of a set's row a write depends on. */
+  private record Row(boolean picked, long version, String data) {}
+
+  private Optional<Row> row(Connection connection, String setId) throws SQLException {
+    try (PreparedStatement query =
+        connection.prepareStatement(
+            "SELECT picked, version, task_data FROM "
+                + tableName
+                + " WHERE task_name = ? AND task_instance = ?")) {
+      query.setString(1, TASK_NAME);
+      query.setString(2, setId);
+      try (ResultSet result = query.executeQuery()) {
+        if (!result.next()) {
+          return Optional.empty();
+        }
+        return Optional.of(
+            new Row(
+                result.getBoolean(1),
+                result.getLong(2),
+                serializer.deserialize(String.class, result.getBytes(3))));
+      }
+    }
+  }
+
+  private interface Parameters {
+    void set(PreparedStatement statement) throws SQLException;
+  }
+
+  private static int write(Connection connection, String sql, Parameters parameters)
+      throws SQLException {
+    int rows;
+    try (PreparedStatement statement = connection.prepareStatement(sql)) {
+      parameters.set(statement);
+      rows = statement.executeUpdate();
+    }
+    // The connection goes back to the pool after this call: a transaction left open is lost.
+    if (!connection.getAutoCommit()) {
+      connection.commit();
+    }
+    return rows;
   }
 
   /**
-   * Returns the tracked sets, from the table, ordered by their next poll.
+   * Returns the tracked sets, from the table, ordered by their next poll. A row this version cannot
+   * read is listed with the reason ({@link TrackedSet#unreadable()}). Takes one connection, as
+   * {@link #track(String)} does, and one query.
    *
    * @return every set tracked by any instance sharing the table
+   * @throws TrackingException if the table cannot be read
    */
   public List<TrackedSet> tracked() {
-    List<TrackedSet> sets = new ArrayList<>();
-    scheduler.fetchScheduledExecutionsForTask(
-        TASK_NAME,
-        String.class,
-        ScheduledExecutionsFilter.all(),
-        execution -> sets.add(view(execution)));
+    List<TrackedSet> sets =
+        call(
+            "list the tracked sets",
+            null,
+            connection -> {
+              List<TrackedSet> all = new ArrayList<>();
+              scheduler.fetchScheduledExecutionsForTask(
+                  TASK_NAME,
+                  String.class,
+                  ScheduledExecutionsFilter.all(),
+                  execution -> all.add(view(execution, execution.getData())));
+              return all;
+            });
     sets.sort(Comparator.comparing(TrackedSet::nextPollAt));
     return sets;
   }
 
   /**
-   * Returns one tracked set, from the table.
+   * Returns one tracked set, from the table. Takes one connection and one query.
    *
    * @param setId the set's id
    * @return the set, or empty if it is not tracked
+   * @throws TrackingException if the table cannot be read
    */
   public Optional<TrackedSet> tracked(String setId) {
     Objects.requireNonNull(setId, "setId");
-    return scheduler
-        .getScheduledExecution(TaskInstanceId.of(TASK_NAME, setId))
-        .map(execution -> view(execution, (String) execution.getData()));
-  }
-
-  private static TrackedSet view(ScheduledExecution<String> execution) {
-    return view(execution, execution.getData());
+    return call(
+        "read",
+        setId,
+        connection ->
+            scheduler
+                .getScheduledExecution(TaskInstanceId.of(TASK_NAME, setId))
+                .map(execution -> view(execution, (String) execution.getData())));
   }
 
   private static TrackedSet view(ScheduledExecution<?> execution, String data) {
-    WaitState wait = TaskData.decode(data).waitState();
+    String setId = execution.getTaskInstance().getId();
+    TaskData read;
+    try {
+      read = TaskData.decode(data);
+    } catch (IllegalArgumentException unreadable) {
+      return new TrackedSet(
+          setId,
+          Optional.empty(),
+          execution.getExecutionTime(),
+          execution.isPicked(),
+          execution.getConsecutiveFailures(),
+          Optional.empty(),
+          Optional.of(unreadable.getMessage()));
+    }
+    WaitState wait = read.waitState();
     return new TrackedSet(
-        execution.getTaskInstance().getId(),
+        setId,
         wait.lastState(),
         execution.getExecutionTime(),
         execution.isPicked(),
         execution.getConsecutiveFailures(),
-        wait);
+        Optional.of(wait),
+        Optional.empty());
   }
 
   /**
-   * Stops polling: waits a while for polls in flight, then stops this instance's threads. The sets
-   * stay tracked in the table; other instances, or this one started again, go on with them.
+   * Runs a public call's work on one connection (db-scheduler's statements included), having the
+   * database's time read first on the tracker's first call; the database's errors become a {@link
+   * TrackingException}, and the call's own ones pass.
+   */
+  private <T> T call(String action, String setId, CallConnections.Work<T> work) {
+    try {
+      return connections.with(
+          connection -> {
+            databaseClock.ifPresent(database -> database.measureIfNeverMeasured(connection));
+            return work.run(connection);
+          });
+    } catch (SQLException | SQLRuntimeException | DbSchedulerException e) {
+      throw new TrackingException(
+          "cannot "
+              + action
+              + (setId == null ? "" : " document set " + setId)
+              + ": the table "
+              + tableName
+              + " cannot be read or written ("
+              + e
+              + ")",
+          e);
+    }
+  }
+
+  /**
+   * Stops polling: waits for polls in flight up to the {@linkplain Builder#shutdownTimeout shutdown
+   * timeout} (half of it before interrupting them, half after), then stops this instance's threads.
+   * A poll still running then is left to its thread, and its set revived by another instance after
+   * its missed heartbeats. The sets stay tracked in the table; other instances, or this one started
+   * again, go on with them.
    */
   @Override
   public void close() {
@@ -319,7 +522,9 @@ public final class FormationTracker implements AutoCloseable {
     private int missedHeartbeats = 4;
     private Duration pauseOnRefusal = Duration.ofMinutes(15);
     private Duration retryAfterFailure = Duration.ofSeconds(10);
-    private Clock clock = Clock.systemUTC();
+    private Optional<Clock> clock = Optional.empty();
+    private Clock baseClock = Clock.systemUTC();
+    private Duration shutdownTimeout = Duration.ofSeconds(30);
     private Optional<String> schedulerName = Optional.empty();
     private Consumer<SchedulerBuilder> customizer = scheduler -> {};
 
@@ -359,16 +564,17 @@ public final class FormationTracker implements AutoCloseable {
     }
 
     /**
-     * The table's name, for a table created from the shipped SQL with another name.
+     * The table's name, for a table created from the shipped SQL with another name: an SQL
+     * identifier (letters, digits and {@code _}, not starting with a digit), optionally with its
+     * schema ({@code tracking.formation_tracking}). It is written into every statement, so nothing
+     * else is accepted; a quoted identifier is not either.
      *
      * @param tableName the name; default {@value FormationTracker#DEFAULT_TABLE}
      * @return this builder
+     * @throws IllegalArgumentException if it is not such a name, saying what is wrong
      */
     public Builder tableName(String tableName) {
-      if (Objects.requireNonNull(tableName, "tableName").isBlank()) {
-        throw new IllegalArgumentException("tableName must not be blank");
-      }
-      this.tableName = tableName;
+      this.tableName = checkedTableName(tableName);
       return this;
     }
 
@@ -441,13 +647,41 @@ public final class FormationTracker implements AutoCloseable {
     }
 
     /**
-     * The clock that says which sets are due, for tests.
+     * A clock that tracking reads instead of the database's, for tests. By default every time
+     * tracking reads (which sets are due, heartbeats and the dead instances they reveal, a wait's
+     * start, grace, deadline and next poll, a pause) is the database's: this machine's clock
+     * corrected by its offset from the database's, measured at {@link FormationTracker#start()}, on
+     * the first call, and again every minute. With this clock set, it is used as it is, with no
+     * correction: every instance sharing the table must then be given clocks that agree.
      *
-     * @param clock the clock; default the system UTC clock
+     * @param clock the clock; default the database's
      * @return this builder
      */
     public Builder clock(Clock clock) {
-      this.clock = Objects.requireNonNull(clock, "clock");
+      this.clock = Optional.of(Objects.requireNonNull(clock, "clock"));
+      return this;
+    }
+
+    /**
+     * The clock the database's offset is measured from: a machine's clock that is off, in tests.
+     */
+    Builder baseClock(Clock clock) {
+      this.baseClock = Objects.requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /**
+     * How long {@link FormationTracker#close()} waits for polls in flight: half of it for them to
+     * finish, then it interrupts them and waits the other half. A poll still running after that (a
+     * handler that ignores interrupts) is left behind, and its set taken over by another instance
+     * once its heartbeats stop. db-scheduler's own threads add a few milliseconds, and at most 12 s
+     * when the database hangs.
+     *
+     * @param timeout positive; default 30 s (db-scheduler's own default is 30 minutes)
+     * @return this builder
+     */
+    public Builder shutdownTimeout(Duration timeout) {
+      this.shutdownTimeout = positive("shutdownTimeout", timeout);
       return this;
     }
 
@@ -468,7 +702,8 @@ public final class FormationTracker implements AutoCloseable {
     /**
      * Changes anything else of the db-scheduler {@link Scheduler} before it is built, say its
      * polling strategy on PostgreSQL ({@code pollUsingLockAndFetch}) or its metrics registry. The
-     * table name, serializer and the settings above are set before it runs.
+     * table name, serializer, clock (the database's), shutdown wait and the settings above are set
+     * before it runs; replacing the clock would have instances compare their own clocks again.
      *
      * @param customizer called once, by {@link #build()}
      * @return this builder
@@ -485,6 +720,53 @@ public final class FormationTracker implements AutoCloseable {
      */
     public FormationTracker build() {
       return new FormationTracker(this);
+    }
+
+    private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+
+    /** The longest identifier PostgreSQL keeps (63 bytes); other databases allow at least that. */
+    private static final int LONGEST_IDENTIFIER = 63;
+
+    static String checkedTableName(String name) {
+      Objects.requireNonNull(name, "tableName");
+      if (name.isBlank()) {
+        throw new IllegalArgumentException("tableName must not be blank");
+      }
+      String[] parts = name.split("\\.", -1);
+      if (parts.length > 2) {
+        throw badTableName(name, "it has more than one '.' (at most schema.table)");
+      }
+      for (String part : parts) {
+        if (part.isEmpty()) {
+          throw badTableName(name, "a name before or after the '.' is empty");
+        }
+        if (!IDENTIFIER.matcher(part).matches()) {
+          int at = 0;
+          while (at < part.length() && IDENTIFIER.matcher(part.substring(0, at + 1)).matches()) {
+            at++;
+          }
+          throw badTableName(
+              name,
+              at == 0 && Character.isDigit(part.charAt(0))
+                  ? "\"" + part + "\" starts with a digit"
+                  : "\"" + part + "\" holds '" + part.charAt(at) + "'");
+        }
+        if (part.length() > LONGEST_IDENTIFIER) {
+          throw badTableName(
+              name, "\"" + part + "\" is longer than " + LONGEST_IDENTIFIER + " characters");
+        }
+      }
+      return name;
+    }
+
+    private static IllegalArgumentException badTableName(String name, String why) {
+      return new IllegalArgumentException(
+          "tableName must be an SQL identifier (letters, digits and _, not starting with a digit),"
+              + " optionally schema-qualified, such as formation_tracking or"
+              + " tracking.formation_tracking; got \""
+              + name
+              + "\": "
+              + why);
     }
 
     private static Duration positive(String name, Duration duration) {

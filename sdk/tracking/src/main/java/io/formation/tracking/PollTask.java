@@ -25,6 +25,9 @@ import java.time.temporal.ChronoUnit;
  * same change is seen, and delivered, again: at least once, never lost.
  */
 final class PollTask {
+  /** Short: an instance of the version that wrote the row takes it at its next look after this. */
+  static final Duration UNREADABLE_ROW_DELAY = Duration.ofSeconds(30);
+
   private final FormationClient client;
   private final PollOptions options;
   private final TrackingHandler handler;
@@ -48,7 +51,12 @@ final class PollTask {
   }
 
   CompletionHandler<String> execute(TaskInstance<String> instance, ExecutionContext context) {
-    TaskData data = TaskData.decode(instance.getData());
+    TaskData data;
+    try {
+      data = TaskData.decode(instance.getData());
+    } catch (IllegalArgumentException unreadable) {
+      return leaveForAVersionThatCanReadIt();
+    }
     WaitState wait = data.waitState();
     PollResult result;
     try {
@@ -104,6 +112,16 @@ final class PollTask {
     }
     String next = new TaskData(result.waitState(), inputNeededTold).encode();
     return (complete, operations) -> operations.reschedule(complete, result.nextPollAt(), next);
+  }
+
+  /**
+   * A row this version cannot read (written by a later version during a rolling deploy, or damaged)
+   * is put back as it is, soon due again so that an instance that can read it picks it: no poll,
+   * nothing told, not a failure.
+   */
+  private static CompletionHandler<String> leaveForAVersionThatCanReadIt() {
+    return (complete, operations) ->
+        operations.reschedule(complete, complete.getTimeDone().plus(UNREADABLE_ROW_DELAY));
   }
 
   private static void remove(ExecutionComplete complete, ExecutionOperations<String> operations) {

@@ -10,7 +10,11 @@ import io.formation.sdk.WaitState;
 record TaskData(WaitState waitState, boolean inputNeededTold) {
   private static final String INPUT_NEEDED_TOLD = "i:";
 
+  /** Reads a row's data; {@link IllegalArgumentException} saying why for one it cannot read. */
   static TaskData decode(String text) {
+    if (text == null) {
+      throw new IllegalArgumentException("the row holds no saved wait");
+    }
     if (text.startsWith(INPUT_NEEDED_TOLD)) {
       return new TaskData(WaitState.decode(text.substring(INPUT_NEEDED_TOLD.length())), true);
     }

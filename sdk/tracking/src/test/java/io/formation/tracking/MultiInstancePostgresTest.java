@@ -91,7 +91,7 @@ class MultiInstancePostgresTest {
       Instance c = launcher.start("c");
       // Mid-run: once the three have made about three polls per set, a third of the way.
       awaitPolls(sandbox, sets, 3.0);
-      long killedAtMicros = epochMicros();
+      long killedAtMicros = monotonicMicros();
       a.kill();
       b.stop();
       Instance b2 = launcher.start("b2");
@@ -132,6 +132,194 @@ class MultiInstancePostgresTest {
     }
   }
 
+  private static final int SKEW_SETS = 300;
+  private static final Duration AHEAD = Duration.ofMinutes(3);
+
+  /**
+   * Three instances, one of them on a machine whose clock is {@link #AHEAD} minutes ahead
+   * (libfaketime), against three on one clock: the same events told (none {@code inputNeeded} for a
+   * set only in its processing lag), no live poll taken over as dead, no two instances polling one
+   * set at once, and the time from a change to its handler of the same order.
+   */
+  @Test
+  @Timeout(value = 10, unit = TimeUnit.MINUTES)
+  void threeInstancesWithOneClockMinutesAheadTellPollAndTakeOverAsOnOneClock() throws Exception {
+    requireFaketime();
+    Files.createDirectories(DIR);
+    try (EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
+        FormationSandbox sandbox =
+            FormationSandbox.start(
+                SandboxOptions.defaults()
+                    .withProcessingLag(Duration.ofSeconds(20))
+                    .withStepDelay(Duration.ofSeconds(4)));
+        FormationClient client = SandboxClients.of(sandbox);
+        Closer closing = new Closer()) {
+      String jdbcUrl = postgres.getJdbcUrl("postgres", "postgres");
+      HikariConfig pool = new HikariConfig();
+      pool.setJdbcUrl(jdbcUrl);
+      pool.setUsername("postgres");
+      pool.setPassword("postgres");
+      pool.setMaximumPoolSize(4);
+      HikariDataSource database = closing.add(new HikariDataSource(pool));
+      Tables.create(database, FormationTracker.POSTGRESQL_SQL);
+      FormationTracker enrolment =
+          closing.add(
+              FormationTracker.builder(client, database, new TrackingHandler() {})
+                  .pollOptions(TrackerInstance.pollOptions())
+                  .build());
+      Launcher launcher = new Launcher(jdbcUrl, sandbox);
+
+      SkewRun oneClock = skewRun(sandbox, database, enrolment, launcher, "one", Duration.ZERO);
+      SkewRun skewed = skewRun(sandbox, database, enrolment, launcher, "skew", AHEAD);
+      String figures =
+          String.format(
+              Locale.ROOT,
+              "%d sets on three instances; one clock: %s; one instance %d s ahead: %s%n",
+              SKEW_SETS,
+              oneClock,
+              AHEAD.toSeconds(),
+              skewed);
+      System.out.print(figures);
+      Files.writeString(DIR.resolve("skew-figures.txt"), figures);
+
+      for (SkewRun run : List.of(oneClock, skewed)) {
+        assertThat(run.completed).as(run.name + ": completions told").isEqualTo(SKEW_SETS);
+        assertThat(run.inputNeeded).as(run.name + ": inputNeeded told in the lag").isZero();
+        assertThat(run.takenOverAsDead).as(run.name + ": live polls taken over as dead").isZero();
+        assertThat(run.lostUpdates).as(run.name + ": results dropped (updated 0)").isZero();
+        assertThat(run.overlaps).as(run.name + ": sets polled by two instances at once").isEmpty();
+      }
+      // Polls and steps both come every 4 s, so a run's latency is set by their phase, anywhere
+      // in one interval; a skew that saved next polls minutes ahead adds minutes.
+      Duration interval = TrackerInstance.pollOptions().maxInterval();
+      assertThat(skewed.latencyP50)
+          .as("median time from a change to its handler, skewed against one clock")
+          .isLessThanOrEqualTo(oneClock.latencyP50.plus(interval).plusSeconds(2));
+    }
+  }
+
+  /** Fails in CI without libfaketime (.ci/run installs it); skips elsewhere, saying why. */
+  private static void requireFaketime() throws InterruptedException {
+    boolean present;
+    try {
+      Process probe =
+          new ProcessBuilder("faketime", "-f", "+0s", "true").redirectErrorStream(true).start();
+      present = probe.waitFor(30, TimeUnit.SECONDS) && probe.exitValue() == 0;
+    } catch (IOException notFound) {
+      present = false;
+    }
+    String missing =
+        "the skewed-clock run needs libfaketime's faketime command (Debian package faketime)";
+    if (!present && "true".equals(System.getenv("CI"))) {
+      throw new AssertionError(missing + ", and CI=true: install it (.ci/run does)");
+    }
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        present, missing + "; not found on PATH, so this run is skipped");
+  }
+
+  /** What one run of three instances saw. */
+  private record SkewRun(
+      String name,
+      int completed,
+      long inputNeeded,
+      long takenOverAsDead,
+      long lostUpdates,
+      List<String> overlaps,
+      Duration latencyP50,
+      Duration latencyP99) {
+    @Override
+    public String toString() {
+      return String.format(
+          Locale.ROOT,
+          "completions %d, inputNeeded told %d, taken over as dead %d, results dropped %d,"
+              + " overlapping polls %d, change to handler p50 %d ms p99 %d ms",
+          completed,
+          inputNeeded,
+          takenOverAsDead,
+          lostUpdates,
+          overlaps.size(),
+          latencyP50.toMillis(),
+          latencyP99.toMillis());
+    }
+  }
+
+  private static SkewRun skewRun(
+      FormationSandbox sandbox,
+      DataSource database,
+      FormationTracker enrolment,
+      Launcher launcher,
+      String name,
+      Duration ahead)
+      throws Exception {
+    Map<String, Long> submittedAt = new HashMap<>();
+    List<String> sets = new ArrayList<>();
+    // Wall and monotonic times of this JVM: a set's change, on the sandbox's (wall) clock, is
+    // compared with the instances' monotonic records.
+    long monotonicMinusWall = monotonicMicros() - wallMicros();
+    for (int i = 0; i < SKEW_SETS; i++) {
+      String id = sandbox.createSubmitted(SandboxTemplates.DELAWARE_CORPORATION).id();
+      sets.add(id);
+      submittedAt.put(id, wallMicros() + monotonicMinusWall);
+    }
+    track(enrolment, sets);
+    // Heartbeats a busy machine keeps (a JVM held 2 s takes no one's sets); a clock minutes off
+    // makes every other heartbeat look dead all the same. The instance that may be ahead starts
+    // first, while the sets are in their processing lag.
+    Duration heartbeat = Duration.ofSeconds(2);
+    List<Instance> instances =
+        List.of(
+            launcher.start(name + "1", ahead, heartbeat),
+            launcher.start(name + "2", Duration.ZERO, heartbeat),
+            launcher.start(name + "3", Duration.ZERO, heartbeat));
+    awaitEmptyTable(database);
+    for (Instance instance : instances) {
+      instance.stop();
+    }
+    Records records = Records.read(instances, monotonicMicros());
+    long inputNeeded = records.delivered.stream().filter(d -> d.kind().equals("input")).count();
+    long takenOver = 0;
+    long lost = 0;
+    for (Instance instance : instances) {
+      takenOver += instance.logLines("Found dead execution");
+      lost += instance.logLines("Expected one execution to be updated, but updated 0");
+    }
+    List<String> progression = sandbox.options().progression();
+    long lag = sandbox.options().processingLag().toNanos() / 1_000;
+    long step = sandbox.options().stepDelay().toNanos() / 1_000;
+    Map<String, Long> firstTold = new HashMap<>();
+    for (Records.Delivery d : records.delivered) {
+      int index = progression.indexOf(d.state());
+      if (submittedAt.containsKey(d.setId()) && index >= 0) {
+        long changedAt = submittedAt.get(d.setId()) + lag + index * step;
+        firstTold.merge(d.setId() + " " + d.state(), d.micros() - changedAt, Math::min);
+      }
+    }
+    List<Long> latencies = new ArrayList<>(firstTold.values());
+    latencies.sort(Long::compare);
+    return new SkewRun(
+        name,
+        (int) records.completed().stream().filter(submittedAt::containsKey).count(),
+        inputNeeded,
+        takenOver,
+        lost,
+        records.overlaps(),
+        percentile(latencies, 0.50),
+        percentile(latencies, 0.99));
+  }
+
+  private static Duration percentile(List<Long> sortedMicros, double p) {
+    if (sortedMicros.isEmpty()) {
+      return Duration.ZERO;
+    }
+    int index = (int) Math.min(sortedMicros.size() - 1, Math.floor(p * sortedMicros.size()));
+    return Duration.ofNanos(sortedMicros.get(index) * 1_000);
+  }
+
+  private static long wallMicros() {
+    java.time.Instant now = java.time.Instant.now();
+    return now.getEpochSecond() * 1_000_000 + now.getNano() / 1_000;
+  }
+
   /** Tracks the sets from a few threads, as a backend's requests would. */
   private static void track(FormationTracker tracker, List<String> ids) throws Exception {
     java.util.concurrent.ExecutorService threads =
@@ -158,9 +346,9 @@ class MultiInstancePostgresTest {
     return ids;
   }
 
-  private static long epochMicros() {
-    java.time.Instant now = java.time.Instant.now();
-    return now.getEpochSecond() * 1_000_000 + now.getNano() / 1_000;
+  /** The machine's monotonic clock, shared by every JVM on it, as the instances record it. */
+  private static long monotonicMicros() {
+    return System.nanoTime() / 1_000;
   }
 
   /** The mean number of polls of these sets the sandbox answered for the tracker instances. */
@@ -241,16 +429,27 @@ class MultiInstancePostgresTest {
       this.sandbox = sandbox;
     }
 
+    /** An instance that misses 4 heartbeats of 500 ms before the others take its sets over. */
     Instance start(String name) throws Exception {
+      return start(name, Duration.ZERO, Duration.ofMillis(500));
+    }
+
+    /** An instance whose wall clock is {@code ahead} of this machine's, under libfaketime. */
+    Instance start(String name, Duration ahead, Duration heartbeat) throws Exception {
       Path records = DIR.resolve(name + ".records");
       Path log = DIR.resolve(name + ".log");
       Files.deleteIfExists(records);
       Files.deleteIfExists(log);
       List<String> command = new ArrayList<>();
+      if (!ahead.isZero()) {
+        command.addAll(List.of("faketime", "-f", "+" + ahead.toSeconds() + "s"));
+      }
       command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
       command.add("-Xmx256m");
       command.add("-XX:+UseSerialGC");
       command.add("-XX:TieredStopAtLevel=1");
+      // db-scheduler says at INFO when it takes an execution over as dead.
+      command.add("-Dorg.slf4j.simpleLogger.log.com.github.kagkarlsson.scheduler.Scheduler=info");
       command.add("-cp");
       command.add(System.getProperty("java.class.path"));
       command.add(TrackerInstance.class.getName());
@@ -262,13 +461,21 @@ class MultiInstancePostgresTest {
       command.add(name);
       command.add(records.toString());
       command.add(Long.toString(RUN_LIMIT.multipliedBy(2).toSeconds()));
-      Process process =
-          new ProcessBuilder(command)
-              .redirectErrorStream(true)
-              .redirectOutput(log.toFile())
-              .start();
+      command.add(Long.toString(heartbeat.toMillis()));
+      ProcessBuilder builder =
+          new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+      // System.nanoTime() stays the machine's, and the JVM's timed waits (Object.wait, park) wait:
+      // with libfaketime 0.9.10's monotonic fix on, they return at once and the JVM spins.
+      builder.environment().put("FAKETIME_DONT_FAKE_MONOTONIC", "1");
+      builder.environment().put("FAKETIME_FORCE_MONOTONIC_FIX", "0");
+      Process process = builder.start();
       Instance instance = new Instance(name, process, records, log);
       instance.awaitStarted();
+      Duration skew = instance.clockAhead();
+      if (skew.minus(ahead).abs().compareTo(Duration.ofSeconds(30)) > 0) {
+        throw new AssertionError(
+            "instance " + name + " reads a clock " + skew + " ahead, not " + ahead);
+      }
       return instance;
     }
   }
@@ -298,6 +505,22 @@ class MultiInstancePostgresTest {
       }
     }
 
+    /** How far ahead of this JVM's wall clock the instance's was when it started. */
+    Duration clockAhead() throws IOException {
+      long now = System.currentTimeMillis();
+      for (String line : Files.readAllLines(log)) {
+        if (line.startsWith("CLOCK " + name + " ")) {
+          return Duration.ofMillis(Long.parseLong(line.substring(line.lastIndexOf(' ') + 1)) - now);
+        }
+      }
+      throw new AssertionError("instance " + name + " did not say its clock: " + read(log));
+    }
+
+    /** How many lines of its log hold this text. */
+    long logLines(String text) throws IOException {
+      return Files.readAllLines(log).stream().filter(line -> line.contains(text)).count();
+    }
+
     /** As on a deploy: asked to stop, it finishes its polls in flight. */
     void stop() throws Exception {
       process.getOutputStream().close();
@@ -322,8 +545,12 @@ class MultiInstancePostgresTest {
     /** A poll by one instance: from sent to answered (or to the kill, for one never answered). */
     record Poll(String instance, String setId, long start, long end) {}
 
+    /** A handler call, at its monotonic time. */
+    record Delivery(String kind, String setId, String state, long micros) {}
+
     final List<Poll> polls = new ArrayList<>();
     final List<String> deliveries = new ArrayList<>();
+    final List<Delivery> delivered = new ArrayList<>();
     final Map<String, List<Poll>> unanswered = new HashMap<>();
 
     static Records read(List<Instance> instances, long killedAt) throws IOException {
@@ -349,8 +576,10 @@ class MultiInstancePostgresTest {
               }
             }
             case "D" -> {
-              if (parts.length == 4) {
+              if (parts.length == 5) {
                 records.deliveries.add(parts[1] + " " + parts[2] + " " + parts[3]);
+                records.delivered.add(
+                    new Delivery(parts[1], parts[2], parts[3], Long.parseLong(parts[4])));
               }
             }
             default -> {

@@ -23,15 +23,19 @@ import java.util.concurrent.TimeUnit;
  * one unbuffered write per line, so that a SIGKILL loses at most the line being written:
  *
  * <pre>
- * S setId epochMicros        a poll of the set was sent
- * E setId epochMicros        its answer came (or it failed)
- * D kind setId state         the handler was called
+ * S setId micros             a poll of the set was sent
+ * E setId micros             its answer came (or it failed)
+ * D kind setId state micros  the handler was called
  * </pre>
+ *
+ * <p>Times are the machine's monotonic clock ({@code System.nanoTime()} in microseconds), which
+ * every process on the machine shares and {@code faketime} leaves alone: an instance whose wall
+ * clock is set ahead still writes times the test can compare with the others'.
  *
  * <p>It stops by itself when its standard input closes (the test ended, or died) or after its
  * lifetime, whichever comes first.
  *
- * <p>Arguments: jdbcUrl user password baseUrl token name recordFile lifetimeSeconds
+ * <p>Arguments: jdbcUrl user password baseUrl token name recordFile lifetimeSeconds heartbeatMillis
  */
 public final class TrackerInstance {
   private TrackerInstance() {}
@@ -56,6 +60,7 @@ public final class TrackerInstance {
     String name = args[5];
     Records records = new Records(args[6]);
     long lifetimeSeconds = Long.parseLong(args[7]);
+    Duration heartbeat = Duration.ofMillis(Long.parseLong(args[8]));
 
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(jdbcUrl);
@@ -78,11 +83,13 @@ public final class TrackerInstance {
               .instanceName(name)
               .threads(8)
               .pollingInterval(Duration.ofMillis(200))
-              .heartbeat(Duration.ofMillis(500), 4)
+              .heartbeat(heartbeat, 4)
               .retryAfterFailure(Duration.ofMillis(500))
               .configureScheduler(scheduler -> scheduler.pollUsingLockAndFetch(0.5, 1.0))
               .build();
       tracker.start();
+      // The wall clock this JVM reads: the test checks that a skewed instance is skewed.
+      System.out.println("CLOCK " + name + " " + Instant.now().toEpochMilli());
       System.out.println("STARTED " + name);
       System.out.flush();
       Thread stdin =
@@ -127,8 +134,7 @@ public final class TrackerInstance {
     }
 
     private static String micros() {
-      Instant now = Instant.now();
-      return Long.toString(now.getEpochSecond() * 1_000_000 + now.getNano() / 1_000);
+      return Long.toString(System.nanoTime() / 1_000);
     }
 
     private static String setId(AttemptEvent attempt) {
@@ -162,27 +168,27 @@ public final class TrackerInstance {
 
     @Override
     public void stateChanged(DocumentSet set) {
-      line("D changed " + set.id() + " " + set.state().value());
+      line("D changed " + set.id() + " " + set.state().value() + " " + micros());
     }
 
     @Override
     public void completed(DocumentSet set) {
-      line("D completed " + set.id() + " " + set.state().value());
+      line("D completed " + set.id() + " " + set.state().value() + " " + micros());
     }
 
     @Override
     public void inputNeeded(DocumentSet set) {
-      line("D input " + set.id() + " " + set.state().value());
+      line("D input " + set.id() + " " + set.state().value() + " " + micros());
     }
 
     @Override
     public void trackingEnded(String setId, FormationException reason) {
-      line("D ended " + setId + " " + reason.getClass().getSimpleName());
+      line("D ended " + setId + " " + reason.getClass().getSimpleName() + " " + micros());
     }
 
     @Override
     public void trackingPaused(String setId, FormationException reason, Instant retryAt) {
-      line("D paused " + setId + " " + reason.getClass().getSimpleName());
+      line("D paused " + setId + " " + reason.getClass().getSimpleName() + " " + micros());
     }
   }
 }

@@ -96,7 +96,11 @@ public class FormationTrackingAutoConfiguration {
   /**
    * Starts the auto-configured tracker when the context is refreshed, and closes it when the
    * context stops, before the client and the DataSource it polls with are closed. Closed also if
-   * the context never started it, so that no scheduler thread outlives a failed startup.
+   * the context never started it, so that no scheduler thread outlives a failed startup. Stopping
+   * closes the tracker on a thread of its own, so that Spring waits for it no longer than {@code
+   * spring.lifecycle.timeout-per-shutdown-phase} (30 s by default): a handler that hangs does not
+   * hold the shutdown; the tracker's own bound ({@code FormationTracker.Builder.shutdownTimeout},
+   * 30 s) ends its close.
    */
   static final class TrackerLifecycle implements SmartLifecycle, AutoCloseable {
     private final FormationTracker tracker;
@@ -116,9 +120,32 @@ public class FormationTrackingAutoConfiguration {
     }
 
     @Override
-    public synchronized void stop() {
+    public void stop() {
       // db-scheduler's scheduler cannot start again once stopped: stopping is closing.
       close();
+    }
+
+    @Override
+    public void stop(Runnable callback) {
+      synchronized (this) {
+        if (closed) {
+          callback.run();
+          return;
+        }
+        running = false;
+      }
+      Thread closing =
+          new Thread(
+              () -> {
+                try {
+                  close();
+                } finally {
+                  callback.run();
+                }
+              },
+              "formation-tracker-stop");
+      closing.setDaemon(true);
+      closing.start();
     }
 
     @Override
@@ -126,13 +153,17 @@ public class FormationTrackingAutoConfiguration {
       return running;
     }
 
+    /** Closes once; a second call (the bean's destruction after a stop) does not wait for it. */
     @Override
-    public synchronized void close() {
-      if (!closed) {
+    public void close() {
+      synchronized (this) {
+        if (closed) {
+          return;
+        }
         closed = true;
         running = false;
-        tracker.close();
       }
+      tracker.close();
     }
   }
 }

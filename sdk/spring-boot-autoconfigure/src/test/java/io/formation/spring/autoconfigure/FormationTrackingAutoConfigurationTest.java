@@ -1,6 +1,7 @@
 package io.formation.spring.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.formation.sandbox.FormationSandbox;
 import io.formation.sandbox.SandboxOptions;
@@ -15,6 +16,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
@@ -22,6 +25,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.context.LifecycleAutoConfiguration;
 import org.springframework.boot.context.annotation.ImportCandidates;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -85,7 +89,10 @@ class FormationTrackingAutoConfigurationTest {
 
               assertThat(TrackingDatabases.rows(database, "set_watch")).isEqualTo(1);
               TrackedSet set = tracker.tracked("ds_1").orElseThrow();
-              assertThat(Duration.between(set.waitState().started(), set.waitState().deadline()))
+              assertThat(
+                      Duration.between(
+                          set.waitState().orElseThrow().started(),
+                          set.waitState().orElseThrow().deadline()))
                   .isEqualTo(Duration.ofDays(2));
             });
   }
@@ -234,6 +241,64 @@ class FormationTrackingAutoConfigurationTest {
 
     // Closing the context closed the tracker: its scheduler's threads end.
     await(() -> schedulerThreads().isEmpty(), () -> "still running: " + schedulerThreads());
+  }
+
+  @Test
+  void aHandlerThatHangsHoldsTheContextsShutdownNoLongerThanItsPhaseTimeout() throws Exception {
+    CountDownLatch inHandler = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    TrackingHandler hanging =
+        new TrackingHandler() {
+          @Override
+          public void completed(DocumentSet set) {
+            inHandler.countDown();
+            // Ignores interrupts: only a bound on the shutdown ends the wait.
+            while (true) {
+              try {
+                if (release.await(1, TimeUnit.SECONDS)) {
+                  return;
+                }
+              } catch (InterruptedException ignored) {
+                // Hangs on.
+              }
+            }
+          }
+        };
+    try {
+      new ApplicationContextRunner()
+          .withConfiguration(
+              AutoConfigurations.of(
+                  LifecycleAutoConfiguration.class,
+                  FormationAutoConfiguration.class,
+                  FormationTrackingAutoConfiguration.class))
+          .withBean(DataSource.class, TrackingDatabases::withDefaultTable)
+          .withBean(TrackingHandler.class, () -> hanging)
+          .withBean(
+              SandboxOptions.class,
+              () ->
+                  SandboxOptions.defaults()
+                      .withProcessingLag(Duration.ZERO)
+                      .withStepDelay(Duration.ZERO))
+          .withPropertyValues(
+              "formation.sandbox.enabled=true",
+              "formation.tracking.polling-interval=100ms",
+              "spring.lifecycle.timeout-per-shutdown-phase=200ms")
+          .run(
+              context -> {
+                String id =
+                    context
+                        .getBean(FormationSandbox.class)
+                        .createSubmitted(SandboxTemplates.DELAWARE_CORPORATION)
+                        .id();
+                context.getBean(FormationTracker.class).track(id);
+                assertThat(inHandler.await(30, TimeUnit.SECONDS)).isTrue();
+
+                // The tracker alone would wait its own 30 s for the handler.
+                assertTimeoutPreemptively(Duration.ofSeconds(20), context::close);
+              });
+    } finally {
+      release.countDown();
+    }
   }
 
   private static List<String> schedulerThreads() {
