@@ -43,9 +43,9 @@ public class PollTimeoutException extends FormationException {
             + documentSetId
             + (lastSeen != null
                 ? " was still " + lastSeen.state()
-                : " could not be read ("
-                    + (lastFailure == null ? "no answer" : lastFailure.getMessage())
-                    + ")")
+                : lastFailure == null
+                    ? " was not read"
+                    : " could not be read (" + lastFailure.getMessage() + ")")
             + " when the wait of "
             + timeout
             + " ran out",

@@ -93,14 +93,20 @@ public final class FormationTracker implements AutoCloseable {
       this.databaseClock = Optional.of(database);
       this.clock = database;
     }
-    // Every wait reads the tracker's time: saved on one instance, compared on another.
-    this.pollOptions = builder.pollOptions.newBuilder().clock(clock).build();
+    // Every wait reads the tracker's time (saved on one instance, compared on another), and a
+    // failure that does not pass by itself pauses the set rather than ending its tracking.
+    this.pollOptions =
+        builder
+            .pollOptions
+            .newBuilder()
+            .clock(clock)
+            .retryFailuresAfter(builder.pauseOnRefusal)
+            .build();
     PollTask pollTask =
         new PollTask(
             client,
             pollOptions,
             builder.handler,
-            clock,
             builder.pauseOnRefusal,
             builder.retryAfterFailure);
     CustomTask<String> task =
@@ -199,7 +205,7 @@ public final class FormationTracker implements AutoCloseable {
 
   private boolean schedule(WaitState wait, Instant firstPoll) {
     return scheduler.scheduleIfNotExists(
-        new TaskInstance<>(TASK_NAME, wait.setId(), new TaskData(wait, false).encode()), firstPoll);
+        new TaskInstance<>(TASK_NAME, wait.setId(), wait.encode()), firstPoll);
   }
 
   /**
@@ -299,16 +305,14 @@ public final class FormationTracker implements AutoCloseable {
               if (row.picked()) {
                 return Outcome.POLLING;
               }
-              TaskData data;
+              WaitState saved;
               try {
-                data = TaskData.decode(row.data());
+                saved = TaskData.decode(row.data());
               } catch (IllegalArgumentException unreadable) {
                 return Outcome.UNREADABLE;
               }
               // Told anew: a set still input_needed after this grace is reported again.
-              byte[] withSubmission =
-                  serializer.serialize(
-                      new TaskData(data.waitState().withSubmission(at), false).encode());
+              byte[] withSubmission = serializer.serialize(saved.withSubmission(at).encode());
               int updated =
                   write(
                       connection,
@@ -447,9 +451,9 @@ public final class FormationTracker implements AutoCloseable {
 
   private static TrackedSet view(ScheduledExecution<?> execution, String data) {
     String setId = execution.getTaskInstance().getId();
-    TaskData read;
+    WaitState wait;
     try {
-      read = TaskData.decode(data);
+      wait = TaskData.decode(data);
     } catch (IllegalArgumentException unreadable) {
       return new TrackedSet(
           setId,
@@ -460,7 +464,6 @@ public final class FormationTracker implements AutoCloseable {
           Optional.empty(),
           Optional.of(unreadable.getMessage()));
     }
-    WaitState wait = read.waitState();
     return new TrackedSet(
         setId,
         wait.lastState(),
@@ -623,7 +626,11 @@ public final class FormationTracker implements AutoCloseable {
     }
 
     /**
-     * How long a set's tracking pauses when the service refuses the token (401, 403).
+     * How long a set's tracking pauses when a poll fails in a way that does not pass by itself: the
+     * service refuses the token (401, 403), rejects the request (400) or answers with something
+     * that is not a document set. The handler hears {@link TrackingHandler#trackingPaused}; the
+     * pause never outlasts the wait's deadline, where tracking ends with the failure as the
+     * timeout's cause. It is the wait's {@link PollOptions#retryFailuresAfter()}.
      *
      * @param pause positive; default 15 min
      * @return this builder

@@ -5,24 +5,20 @@ import com.github.kagkarlsson.scheduler.task.ExecutionComplete;
 import com.github.kagkarlsson.scheduler.task.ExecutionContext;
 import com.github.kagkarlsson.scheduler.task.ExecutionOperations;
 import com.github.kagkarlsson.scheduler.task.TaskInstance;
-import io.formation.sdk.AuthenticationException;
 import io.formation.sdk.FormationClient;
+import io.formation.sdk.FormationException;
 import io.formation.sdk.NotFoundException;
-import io.formation.sdk.PermissionDeniedException;
 import io.formation.sdk.PollOptions;
 import io.formation.sdk.PollResult;
 import io.formation.sdk.PollTimeoutException;
 import io.formation.sdk.WaitState;
 import io.formation.sdk.model.DocumentSet;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 
 /**
- * One execution of a tracked set: one poll, the handler told, the wait saved with its next poll
- * time. The handler runs before anything is saved, so a crash or a throw between the two means the
- * same change is seen, and delivered, again: at least once, never lost.
+ * One execution of a tracked set: one poll, the handler told what the wait's rule decided, the wait
+ * saved with its next poll time. The handler runs before anything is saved, so a crash or a throw
+ * between the two means the same change is seen, and delivered, again: at least once, never lost.
  */
 final class PollTask {
   /** Short: an instance of the version that wrote the row takes it at its next look after this. */
@@ -31,86 +27,64 @@ final class PollTask {
   private final FormationClient client;
   private final PollOptions options;
   private final TrackingHandler handler;
-  private final Clock clock;
   private final Duration pauseOnRefusal;
   private final Duration retryAfterFailure;
 
+  /**
+   * @param options the tracker's, with {@link PollOptions#retryFailuresAfter()} set to the pause on
+   *     refusal
+   */
   PollTask(
       FormationClient client,
       PollOptions options,
       TrackingHandler handler,
-      Clock clock,
       Duration pauseOnRefusal,
       Duration retryAfterFailure) {
     this.client = client;
     this.options = options;
     this.handler = handler;
-    this.clock = clock;
     this.pauseOnRefusal = pauseOnRefusal;
     this.retryAfterFailure = retryAfterFailure;
   }
 
   CompletionHandler<String> execute(TaskInstance<String> instance, ExecutionContext context) {
-    TaskData data;
+    WaitState wait;
     try {
-      data = TaskData.decode(instance.getData());
+      wait = TaskData.decode(instance.getData());
     } catch (IllegalArgumentException unreadable) {
       return leaveForAVersionThatCanReadIt();
     }
-    WaitState wait = data.waitState();
     PollResult result;
     try {
       result = client.documentSets().poll(wait, options);
     } catch (NotFoundException | PollTimeoutException e) {
       deliver(() -> handler.trackingEnded(wait.setId(), e));
       return PollTask::remove;
-    } catch (AuthenticationException | PermissionDeniedException e) {
-      Instant now = clock.instant();
-      if (!now.isBefore(wait.deadline())) {
-        // Refused until the wait's deadline: the wait is over, as it would be with access.
-        deliver(() -> handler.trackingEnded(wait.setId(), e));
-        return PollTask::remove;
-      }
-      // The same wait, much later: a revoked token must not turn into a stream of refused calls.
-      // No later than the deadline, so that a refusal does not outlive the wait; to the
-      // millisecond, as every database keeps it.
-      Instant pauseEnd = now.plus(pauseOnRefusal);
-      Instant retryAt =
-          (pauseEnd.isAfter(wait.deadline()) ? wait.deadline() : pauseEnd)
-              .truncatedTo(ChronoUnit.MILLIS);
-      deliver(() -> handler.trackingPaused(wait.setId(), e, retryAt));
-      return (complete, operations) -> operations.reschedule(complete, retryAt);
     }
-    boolean inputNeededTold = data.inputNeededTold();
+    // The wait's rule decided everything; the handler hears what the options' listener heard.
+    result
+        .set()
+        .filter(set -> result.stateChanged() && !set.state().isComplete())
+        .ifPresent(set -> deliver(() -> handler.stateChanged(set)));
     switch (result.kind()) {
       case COMPLETE -> {
         DocumentSet set = result.set().orElseThrow();
         deliver(() -> handler.completed(set));
         return PollTask::remove;
       }
-      case CHANGED -> {
-        DocumentSet set = result.set().orElseThrow();
-        // input_needed within the grace is the service still taking the values up, not news: the
-        // handler hears of input_needed only once the wait says the set needs input.
-        if (!set.state().needsInput()) {
-          deliver(() -> handler.stateChanged(set));
-          inputNeededTold = false;
-        }
-      }
       case INPUT_NEEDED -> {
-        // Every poll of a set waiting for its user says so again; the handler hears it once per
-        // episode (at least once), until the set moves on or a submission is told.
-        if (!inputNeededTold) {
-          DocumentSet set = result.set().orElseThrow();
-          deliver(() -> handler.inputNeeded(set));
-          inputNeededTold = true;
-        }
+        DocumentSet set = result.set().orElseThrow();
+        deliver(() -> handler.inputNeeded(set));
       }
-      case UNCHANGED, FAILED_TRANSIENTLY -> {
-        // Nothing to tell: the wait's backoff (or the failure's Retry-After) is in nextPollAt.
+      case FAILED -> {
+        FormationException failure = result.failure().orElseThrow();
+        deliver(() -> handler.trackingPaused(wait.setId(), failure, result.nextPollAt()));
+      }
+      case CHANGED, UNCHANGED, FAILED_TRANSIENTLY -> {
+        // Told above, or nothing to tell: the next poll is in nextPollAt.
       }
     }
-    String next = new TaskData(result.waitState(), inputNeededTold).encode();
+    String next = result.waitState().encode();
     return (complete, operations) -> operations.reschedule(complete, result.nextPollAt(), next);
   }
 

@@ -36,7 +36,10 @@ import java.time.Instant;
 public interface TrackingHandler {
 
   /**
-   * A tracked set moved to a new state that is neither {@code complete} nor a request for input.
+   * A tracked set moved to a new state other than {@code complete} ({@code input_needed} included):
+   * the same changes a wait's {@link io.formation.sdk.PollOptions#onStateChange()} hears. Whether
+   * the set needs its user is told separately, by {@link #inputNeeded}, once the service's
+   * processing lag is over.
    *
    * @param set the set, in the state it moved to
    * @throws Exception to have the event delivered again later
@@ -52,10 +55,11 @@ public interface TrackingHandler {
   default void completed(DocumentSet set) throws Exception {}
 
   /**
-   * A tracked set needs values from its user again (after the grace the service's processing lag
-   * needs, see {@link io.formation.sdk.PollOptions#inputNeededGrace()}). The set stays tracked:
-   * once the values are submitted, tell the tracker with {@link FormationTracker#submitted} so the
-   * grace starts again.
+   * A tracked set needs values from its user (still {@code input_needed} after the grace the
+   * service's processing lag needs, see {@link io.formation.sdk.PollOptions#inputNeededGrace()}, or
+   * back to it after a later state). Told once per episode: again only after the set moved on or a
+   * submission was told. The set stays tracked: once the values are submitted, tell the tracker
+   * with {@link FormationTracker#submitted} so the grace starts again.
    *
    * @param set the set, {@code input_needed}
    * @throws Exception to have the event delivered again later
@@ -64,10 +68,9 @@ public interface TrackingHandler {
 
   /**
    * A set can no longer be tracked and no longer is: the service does not know it ({@link
-   * io.formation.sdk.NotFoundException}), its wait ran past its timeout ({@link
-   * io.formation.sdk.PollTimeoutException}), or the service still refused the token when the wait's
-   * deadline came (the refusal: {@link io.formation.sdk.AuthenticationException}, {@link
-   * io.formation.sdk.PermissionDeniedException}).
+   * io.formation.sdk.NotFoundException}), or its wait's deadline came, whatever the set's state
+   * ({@link io.formation.sdk.PollTimeoutException}, whose cause is the last poll's failure when it
+   * failed: a refused token, say, or an answer that was not a set).
    *
    * @param setId the set's id
    * @param reason why
@@ -76,12 +79,14 @@ public interface TrackingHandler {
   default void trackingEnded(String setId, FormationException reason) throws Exception {}
 
   /**
-   * The service refused the client's token for a set ({@link
-   * io.formation.sdk.AuthenticationException}, {@link io.formation.sdk.PermissionDeniedException}):
-   * tracking of that set pauses and tries again at {@code retryAt} (no later than the wait's
-   * deadline), without hammering the service. Told again at each refused retry; once access comes
-   * back the set is tracked on as before, and a refusal at the deadline ends its tracking ({@link
-   * #trackingEnded}).
+   * A poll of a set failed in a way that does not pass by itself: the service refused the client's
+   * token ({@link io.formation.sdk.AuthenticationException}, {@link
+   * io.formation.sdk.PermissionDeniedException}), rejected the request, or answered with something
+   * that is not a document set. Tracking of that set pauses ({@link
+   * FormationTracker.Builder#pauseOnRefusal}) and tries again at {@code retryAt} (no later than the
+   * wait's deadline), without hammering the service. Told again at each failed retry; once the
+   * service answers again the set is tracked on as before, and at the deadline its tracking ends
+   * ({@link #trackingEnded}).
    *
    * @param setId the set's id
    * @param reason the refusal

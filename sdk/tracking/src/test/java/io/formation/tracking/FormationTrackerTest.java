@@ -198,9 +198,10 @@ class FormationTrackerTest {
     String id = SubmittedSets.one(client);
 
     assertThat(tracker.track(id)).isTrue();
-    // Within the processing lag the set reads input_needed: not news, nothing is told.
+    // Within the processing lag the set reads input_needed: the change is told, as a wait's
+    // listener hears it, but that it needs input is not.
     Waits.until(() -> polls(sandbox, id) >= 2, Duration.ofSeconds(20), recorder::toString);
-    assertThat(recorder.events()).isEmpty();
+    assertThat(recorder.events()).containsExactly("changed " + id + " input_needed");
 
     List<String> progression = sandbox.options().progression();
     for (String state : progression.subList(0, progression.size() - 1)) {
@@ -211,6 +212,7 @@ class FormationTrackerTest {
     recorder.awaitEvent(e -> e.startsWith("completed " + id));
 
     List<String> expected = new ArrayList<>();
+    expected.add("changed " + id + " input_needed");
     progression
         .subList(0, progression.size() - 1)
         .forEach(s -> expected.add("changed " + id + " " + s));
@@ -303,7 +305,8 @@ class FormationTrackerTest {
     assertThat(recorder.reasons).singleElement().isInstanceOf(AuthenticationException.class);
     assertThat(polls(sandbox, id)).isEqualTo(1);
 
-    trackerClock.advance(Duration.ofMinutes(15));
+    // The pause counts from the poll's answer, on the tracker's clock.
+    trackerClock.advance(Duration.between(trackerClock.instant(), retryAt));
     Waits.until(() -> recorder.events().size() == 2, Duration.ofSeconds(20), recorder::toString);
     assertThat(polls(sandbox, id)).isEqualTo(2);
   }
@@ -324,9 +327,10 @@ class FormationTrackerTest {
     // Two hours, a minute at a time: one refused request per pause of 15 minutes, no more.
     minuteByMinute(trackerClock, Duration.ofHours(2), tracker, id);
 
-    assertThat(polls(sandbox, id)).isEqualTo(1 + 8);
+    // A pause counts from the refused poll's answer, so the eighth may fall just past two hours.
+    assertThat(polls(sandbox, id)).isBetween(1L + 7, 1L + 8);
     assertThat(recorder.events())
-        .hasSize(1 + 8)
+        .hasSize((int) polls(sandbox, id))
         .allMatch(e -> e.equals("paused " + id + " PermissionDeniedException"));
     assertThat(recorder.reasons)
         .allSatisfy(
@@ -370,15 +374,17 @@ class FormationTrackerTest {
     tracker.track(id, wait);
     minuteByMinute(trackerClock, Duration.ofMinutes(90), tracker, id);
 
-    // Refused at its first poll, after 15 and 30 minutes, and at its deadline: then it ended.
+    // Refused at its first poll and after 15 and 30 minutes; picked a moment past its deadline (the
+    // clock moves a minute at a time), it polls no more and ends, naming the last refusal.
     assertThat(recorder.events())
         .containsExactly(
             "paused " + id + " PermissionDeniedException",
             "paused " + id + " PermissionDeniedException",
             "paused " + id + " PermissionDeniedException",
-            "ended " + id + " PermissionDeniedException");
+            "ended " + id + " PollTimeoutException");
+    assertThat(recorder.reasons.get(3)).hasCauseInstanceOf(PermissionDeniedException.class);
     assertThat(recorder.retryAts.get(2)).isEqualTo(wait.deadline());
-    assertThat(polls(sandbox, id)).isEqualTo(4);
+    assertThat(polls(sandbox, id)).isEqualTo(3);
     assertThat(tracker.tracked()).isEmpty();
   }
 
@@ -401,18 +407,15 @@ class FormationTrackerTest {
             timeout -> {
               assertThat(timeout.documentSetId()).isEqualTo(id);
               assertThat(timeout.timeout()).isEqualTo(Duration.ofMillis(1));
-              assertThat(timeout.lastSeen())
-                  .hasValueSatisfying(
-                      set ->
-                          assertThat(set.state())
-                              .isEqualTo(DocumentSetState.SIGNATURE_REQUESTS_NEEDED));
+              // Picked past its deadline, the set is polled no more.
+              assertThat(timeout.lastSeen()).isEmpty();
               assertThat(timeout)
                   .hasMessageContaining(id)
-                  .hasMessageContaining("signature_requests_needed")
+                  .hasMessageContaining("was not read")
                   .hasMessageContaining("ran out");
             });
     Waits.until(() -> tracker.tracked().isEmpty(), Duration.ofSeconds(20), recorder::toString);
-    assertThat(polls(sandbox, id)).isEqualTo(1);
+    assertThat(polls(sandbox, id)).isZero();
   }
 
   /**
@@ -473,10 +476,12 @@ class FormationTrackerTest {
     sandboxClock.advance(STEP);
     untilNudging(
         trackerClock,
-        () -> recorder.events().stream().anyMatch(e -> e.startsWith("changed " + id)),
+        () -> recorder.events().contains("changed " + id + " signature_requests_needed"),
         recorder::toString);
 
-    assertThat(recorder.events()).containsExactly("changed " + id + " signature_requests_needed");
+    assertThat(recorder.events())
+        .containsExactly(
+            "changed " + id + " input_needed", "changed " + id + " signature_requests_needed");
     assertThat(tracker.submitted("ds_nottracked", acceptedAt)).isFalse();
   }
 
@@ -494,15 +499,19 @@ class FormationTrackerTest {
     // Told once: polls that read it again tell nothing more.
     long seen = polls(sandbox, id);
     Waits.until(() -> polls(sandbox, id) >= seen + 3, Duration.ofSeconds(20), recorder::toString);
-    assertThat(recorder.events()).hasSize(1);
+    assertThat(recorder.events())
+        .containsExactly("changed " + id + " input_needed", "input " + id + " input_needed");
 
     // A later submission whose grace is over too (the values did not satisfy the service).
     assertThat(submitted(tracker, id, wait.lastSubmission().orElseThrow().plusSeconds(60)))
         .isTrue();
 
-    Waits.until(() -> recorder.events().size() == 2, Duration.ofSeconds(20), recorder::toString);
+    Waits.until(() -> recorder.events().size() == 3, Duration.ofSeconds(20), recorder::toString);
     assertThat(recorder.events())
-        .containsExactly("input " + id + " input_needed", "input " + id + " input_needed");
+        .containsExactly(
+            "changed " + id + " input_needed",
+            "input " + id + " input_needed",
+            "input " + id + " input_needed");
   }
 
   @Test
