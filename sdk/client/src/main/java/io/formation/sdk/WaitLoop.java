@@ -127,7 +127,8 @@ final class WaitLoop {
       transport.sleeper().sleep(Checks.capped(duration));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new FormationException("Interrupted while waiting for document set " + wait.setId(), e);
+      throw Exceptions.INSTANCE.failure(
+          "Interrupted while waiting for document set " + wait.setId(), e);
     }
   }
 
