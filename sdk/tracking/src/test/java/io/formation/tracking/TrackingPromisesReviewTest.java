@@ -10,6 +10,7 @@ import io.formation.sandbox.SandboxOptions;
 import io.formation.sdk.FormationClient;
 import io.formation.sdk.PollOptions;
 import io.formation.sdk.WaitState;
+import io.formation.sdk.model.DocumentSet;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -22,6 +23,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.sql.DataSource;
@@ -196,6 +199,72 @@ class TrackingPromisesReviewTest {
     TrackedSet later = tracking.tracked(dueInAMinute).orElseThrow();
     assertThat(later.polling()).isFalse();
     assertThat(later.waitState().orElseThrow().polls()).isZero();
+  }
+
+  /**
+   * docs/tracking.md, "Machines' clocks apart (minutes): ... no heartbeat looks dead". A set polled
+   * by an instance on the database's time (its handler busy, its heartbeats written) is not taken
+   * over by a tracker on a machine 3 minutes ahead that started while the database was down, once
+   * the database is back.
+   */
+  @Test
+  void aTrackerStartedWhileTheDatabaseIsDownTakesOverNoLiveExecutionOnceItIsBack()
+      throws Exception {
+    FormationClient client = stillClient();
+    String busy = SubmittedSets.one(client);
+    CountDownLatch polling = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    closing(release::countDown);
+    Recorder holding =
+        new Recorder() {
+          @Override
+          public void stateChanged(DocumentSet set) throws Exception {
+            super.stateChanged(set);
+            polling.countDown();
+            release.await(60, TimeUnit.SECONDS);
+          }
+        };
+    FormationTracker onTime =
+        closing(
+            FormationTracker.builder(client, table, holding)
+                .pollingInterval(Duration.ofMillis(20))
+                .heartbeat(Duration.ofMillis(100), 4)
+                .shutdownTimeout(Duration.ofMillis(200))
+                .instanceName("on-time")
+                .build());
+    onTime.start();
+    onTime.track(busy);
+    assertThat(polling.await(20, TimeUnit.SECONDS)).isTrue();
+
+    FlakyDataSource flaky = new FlakyDataSource(table);
+    flaky.down(true);
+    AtomicInteger deadChecks = new AtomicInteger();
+    FormationTracker ahead =
+        closing(
+            FormationTracker.builder(client, flaky, recorder)
+                .baseClock(Clock.offset(Clock.systemUTC(), Duration.ofMinutes(3)))
+                .pollingInterval(Duration.ofMillis(20))
+                .heartbeat(Duration.ofMillis(100), 4)
+                .instanceName("ahead")
+                .configureScheduler(
+                    scheduler ->
+                        scheduler.addSchedulerListener(
+                            new AbstractSchedulerListener() {
+                              @Override
+                              public void onSchedulerEvent(SchedulerEventType type) {
+                                if (type == SchedulerEventType.RAN_DETECT_DEAD) {
+                                  deadChecks.incrementAndGet();
+                                }
+                              }
+                            }))
+                .build());
+    ahead.start();
+    flaky.down(false);
+    int checks = deadChecks.get();
+    Waits.until(() -> deadChecks.get() >= checks + 3, Duration.ofSeconds(20), recorder::toString);
+
+    assertThat(recorder.events()).noneMatch(e -> e.contains(busy));
+    assertThat(holding.events()).containsExactly("changed " + busy + " signature_requests_needed");
   }
 
   /**
