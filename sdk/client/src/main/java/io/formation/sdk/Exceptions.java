@@ -56,9 +56,14 @@ final class Exceptions implements Failures {
     DocumentSet lastSeen =
         lastState == null
             ? null
-            // What a timeout reports, its id and state: thousands of waits each hold only this.
+            // What a saved wait knows of the set: its id and state.
             : new DocumentSet(wait.setId(), lastState, Optional.empty(), MissingNode.getInstance());
-    return new PollTimeoutException(wait.setId(), lastSeen, wait.timeout(), lastFailure);
+    return new PollTimeoutException(wait.setId(), lastSeen, wait.timeout(), lastFailure, false);
+  }
+
+  /** A wait whose deadline came as its last poll read the set, in a new state or not. */
+  static PollTimeoutException pollTimeout(WaitState wait, DocumentSet seen, boolean changed) {
+    return new PollTimeoutException(wait.setId(), seen, wait.timeout(), null, changed);
   }
 
   /**

@@ -28,6 +28,8 @@ public class PollTimeoutException extends FormationException {
   /** The overall timeout that ran out. */
   private final Duration timeout;
 
+  private final boolean stateChanged;
+
   /**
    * Creates the exception.
    *
@@ -35,9 +37,14 @@ public class PollTimeoutException extends FormationException {
    * @param lastSeen the last document set seen, or null if no poll succeeded
    * @param timeout the overall timeout that ran out
    * @param lastFailure the last failed poll, or null
+   * @param stateChanged whether the poll that ended the wait read the set in a new state
    */
   PollTimeoutException(
-      String documentSetId, DocumentSet lastSeen, Duration timeout, Throwable lastFailure) {
+      String documentSetId,
+      DocumentSet lastSeen,
+      Duration timeout,
+      Throwable lastFailure,
+      boolean stateChanged) {
     super(
         "Document set "
             + documentSetId
@@ -53,6 +60,7 @@ public class PollTimeoutException extends FormationException {
     this.documentSetId = documentSetId;
     this.lastSeen = lastSeen;
     this.timeout = timeout;
+    this.stateChanged = stateChanged;
   }
 
   /** {@return the id of the document set waited for} */
@@ -61,9 +69,9 @@ public class PollTimeoutException extends FormationException {
   }
 
   /**
-   * The last document set seen before the deadline: its id and state (no app link, and its {@code
-   * raw()} is a missing node: a wait keeps no more, so thousands of waits stay cheap; the full set
-   * of each state went to the {@code onStateChange} listener); empty if no poll succeeded.
+   * The last document set seen before the deadline; empty if no poll succeeded. When the poll that
+   * ended the wait read it, the set as read; otherwise its id and state only (no app link, and its
+   * {@code raw()} is a missing node: a saved wait keeps no more).
    *
    * @return the last document set seen, or empty
    */
@@ -74,5 +82,14 @@ public class PollTimeoutException extends FormationException {
   /** {@return the overall timeout that ran out} */
   public Duration timeout() {
     return timeout;
+  }
+
+  /**
+   * {@return whether the poll that ended the wait, answered at its deadline, read the set in a new
+   * state} The options' {@code onStateChange} heard it as {@link #lastSeen()}; a scheduler of saved
+   * waits that tells state changes tells this one too, before the end.
+   */
+  public boolean stateChanged() {
+    return stateChanged;
   }
 }

@@ -131,7 +131,7 @@ record WaitRule(PollOptions options, DoubleSupplier random, RetryPolicy retryPol
           null);
     }
     if (!now.isBefore(wait.deadline())) {
-      return new Decision(set, changed, null, Exceptions.pollTimeout(wait, state, null), null);
+      return new Decision(set, changed, null, Exceptions.pollTimeout(wait, set, changed), null);
     }
     InputNeededException needsInput = null;
     Instant pollBy = null;

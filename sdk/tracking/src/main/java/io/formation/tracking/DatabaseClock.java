@@ -35,6 +35,9 @@ final class DatabaseClock extends Clock {
   /** A machine's clock drifts by milliseconds a minute at worst; NTP steps it more rarely. */
   static final Duration REMEASURE = Duration.ofMinutes(1);
 
+  /** Until a first measure succeeds, the machine's clock is all there is: asked again soon. */
+  static final Duration UNMEASURED_RETRY = Duration.ofSeconds(1);
+
   private final DataSource dataSource;
   private final Clock base;
   private final LongSupplier ticker;
@@ -45,6 +48,7 @@ final class DatabaseClock extends Clock {
   private volatile long lastAttemptTick;
   private volatile boolean attempted;
   private volatile String query;
+  private volatile boolean closed;
 
   DatabaseClock(DataSource dataSource, Clock base, LongSupplier ticker) {
     this.dataSource = dataSource;
@@ -67,7 +71,8 @@ final class DatabaseClock extends Clock {
 
   @Override
   public Instant instant() {
-    if (!attempted || ticker.getAsLong() - lastAttemptTick >= REMEASURE.toNanos()) {
+    Duration every = measured ? REMEASURE : UNMEASURED_RETRY;
+    if (!attempted || ticker.getAsLong() - lastAttemptTick >= every.toNanos()) {
       measureInBackground();
     }
     return base.instant().plusNanos(offsetNanos);
@@ -105,6 +110,38 @@ final class DatabaseClock extends Clock {
       failed(e);
       return false;
     }
+  }
+
+  /**
+   * Runs the action once the database's time has been read: at once if it has, else on the
+   * measuring thread as soon as a measure succeeds (asked again every {@link #UNMEASURED_RETRY}),
+   * never after {@link #close()}. Nothing that compares times across instances starts on the
+   * machine's own clock.
+   */
+  void whenMeasured(Runnable action) {
+    if (measured || measureNow()) {
+      action.run();
+      return;
+    }
+    measurer.execute(
+        () -> {
+          while (!closed && !measureNow()) {
+            try {
+              Thread.sleep(UNMEASURED_RETRY.toMillis());
+            } catch (InterruptedException e) {
+              return;
+            }
+          }
+          if (!closed) {
+            action.run();
+          }
+        });
+  }
+
+  /** Stops measuring; a pending {@link #whenMeasured} action never runs. */
+  void close() {
+    closed = true;
+    measurer.shutdownNow();
   }
 
   private void measureInBackground() {

@@ -78,6 +78,8 @@ public final class FormationTracker implements AutoCloseable {
   private final CallConnections connections;
   private final String tableName;
   private final WaitSerializer serializer = new WaitSerializer();
+  private boolean closed;
+  private boolean schedulerStarted;
   private final Scheduler scheduler;
 
   private FormationTracker(Builder builder) {
@@ -150,12 +152,22 @@ public final class FormationTracker implements AutoCloseable {
 
   /**
    * Starts polling the sets that fall due. Sets can be tracked before and after. Reads the
-   * database's time first (see {@link Builder#clock}); if the database cannot be reached, it starts
-   * all the same, on the time measured last (none: this machine's), and measures again later.
+   * database's time first (see {@link Builder#clock}), waiting at most the DataSource's connection
+   * timeout; if the database cannot be reached, it returns all the same and polling starts once the
+   * database's time has been read (asked again every second): an instance never compares heartbeats
+   * or due times on its machine's own clock.
    */
   public void start() {
-    databaseClock.ifPresent(DatabaseClock::measureNow);
-    scheduler.start();
+    // Heartbeats and due times are compared on the database's time: polling waits for it.
+    databaseClock.ifPresentOrElse(
+        clock -> clock.whenMeasured(this::startScheduler), this::startScheduler);
+  }
+
+  private synchronized void startScheduler() {
+    if (!closed) {
+      scheduler.start();
+      schedulerStarted = true;
+    }
   }
 
   /**
@@ -509,6 +521,13 @@ public final class FormationTracker implements AutoCloseable {
    */
   @Override
   public void close() {
+    databaseClock.ifPresent(DatabaseClock::close);
+    synchronized (this) {
+      closed = true;
+      if (!schedulerStarted) {
+        return;
+      }
+    }
     scheduler.stop();
   }
 

@@ -57,7 +57,15 @@ final class PollTask {
     PollResult result;
     try {
       result = client.documentSets().poll(wait, options);
-    } catch (NotFoundException | PollTimeoutException e) {
+    } catch (PollTimeoutException e) {
+      // Answered at the deadline in a new state: the handler hears it, as the listener did.
+      if (e.stateChanged()) {
+        DocumentSet set = e.lastSeen().orElseThrow();
+        deliver(() -> handler.stateChanged(set));
+      }
+      deliver(() -> handler.trackingEnded(wait.setId(), e));
+      return PollTask::remove;
+    } catch (NotFoundException e) {
       deliver(() -> handler.trackingEnded(wait.setId(), e));
       return PollTask::remove;
     }
