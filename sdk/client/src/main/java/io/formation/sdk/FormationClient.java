@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -72,7 +73,6 @@ public final class FormationClient implements AutoCloseable {
   private static final long LARGEST_RESPONSE_BYTES = Integer.MAX_VALUE - 8;
   private static final int MAX_REQUESTS = 64;
   private static final int MAX_REQUESTS_PER_HOST = 16;
-
 
   private final String baseUrl;
   private final Transport transport;
@@ -535,8 +535,8 @@ public final class FormationClient implements AutoCloseable {
      * ({@code thenAccept} and the like). Default: daemon threads of the client's own, a new one
      * only when every other is busy, ended after ten seconds idle and shut down by {@link
      * FormationClient#close()}, so a callback that blocks holds one thread and delays no other
-     * call's completion. Never OkHttp's threads: a slow callback there would hold a connection
-     * slot and stall unrelated calls. Slow work still belongs on an executor of your own ({@code
+     * call's completion. Never OkHttp's threads: a slow callback there would hold a connection slot
+     * and stall unrelated calls. Slow work still belongs on an executor of your own ({@code
      * thenAcceptAsync(work, yours)}), or give one here.
      *
      * @param executor runs the completion of every future the client returns; it stays the caller's
