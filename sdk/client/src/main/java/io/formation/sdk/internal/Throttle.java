@@ -45,7 +45,7 @@ import okhttp3.HttpUrl;
  * its wait's deadline: it fails at once with a {@code RateLimitException} when the hold is known to
  * be longer, or when its deadline passes in the queue. Every wait is a future on the client's
  * sleeper: async calls park no thread, and a turn whose future was completed or cancelled by the
- * caller is skipped and spends no token.
+ * caller is skipped, spends no token, and no longer counts in the wait of the calls behind it.
  */
 public final class Throttle {
   private static final CompletableFuture<IOException> NOW = CompletableFuture.completedFuture(null);
@@ -398,19 +398,6 @@ public final class Throttle {
     }
   }
 
-  /** A call waiting in a lane's queue for its turn. */
-  private static final class Turn extends CompletableFuture<IOException> {
-    final ApiRequest request;
-    final long queuedAt;
-    final long deadline;
-
-    Turn(ApiRequest request, long queuedAt, long deadline) {
-      this.request = request;
-      this.queuedAt = queuedAt;
-      this.deadline = deadline;
-    }
-  }
-
   /**
    * One origin: its pause, its learned rate, and the token bucket with its two queues. Guarded by
    * its own lock; futures are completed outside it, as a sleeper may run their callbacks at once.
@@ -446,6 +433,10 @@ public final class Throttle {
     private boolean releasing;
     private final ArrayDeque<Turn> interactive = new ArrayDeque<>();
     private final ArrayDeque<Turn> polls = new ArrayDeque<>();
+    // The live turns of each queue: a turn whose caller gave up stays queued until it is reached,
+    // but no longer counts in how long a new call would wait.
+    private int liveInteractive;
+    private int livePolls;
 
     Lane(HttpUrl origin) {
       this.origin = origin;
@@ -562,21 +553,27 @@ public final class Throttle {
           return NOW;
         }
         refill(now);
-        boolean queued = !interactive.isEmpty() || !isInteractive && !polls.isEmpty();
+        boolean queued = liveInteractive > 0 || !isInteractive && livePolls > 0;
         if (!queued && tokens >= 1) {
           tokens--;
           sent.count(now);
           return NOW;
         }
         double rate = rate(now);
-        int ahead = interactive.size() + (isInteractive ? 0 : polls.size());
+        int ahead = liveInteractive + (isInteractive ? 0 : livePolls);
         expected = (long) (Math.max(0, ahead + 1 - tokens) / rate * 1e9);
         if (deadline != Ticker.NEVER && deadline - now < expected) {
           turn = null;
           release = Duration.ofNanos(expected);
         } else {
           turn = new Turn(request, now, deadline);
-          (isInteractive ? interactive : polls).add(turn);
+          if (isInteractive) {
+            interactive.add(turn);
+            liveInteractive++;
+          } else {
+            polls.add(turn);
+            livePolls++;
+          }
           release = scheduleRelease(rate);
         }
       }
@@ -602,7 +599,7 @@ public final class Throttle {
       synchronized (this) {
         queue =
             Duration.ofNanos(
-                (long) ((interactive.size() + polls.size()) / rate(ticker.nanoTime()) * 1e9));
+                (long) ((liveInteractive + livePolls) / rate(ticker.nanoTime()) * 1e9));
       }
       return rateLimited(request, queue, "the rate the service allows held this call in a queue");
     }
@@ -634,10 +631,22 @@ public final class Throttle {
       synchronized (this) {
         releasing = false;
         if (closed != null) {
-          failed.addAll(interactive);
-          failed.addAll(polls);
+          for (Turn turn : interactive) {
+            if (turn.live) {
+              turn.live = false;
+              failed.add(turn);
+            }
+          }
+          for (Turn turn : polls) {
+            if (turn.live) {
+              turn.live = false;
+              failed.add(turn);
+            }
+          }
           interactive.clear();
           polls.clear();
+          liveInteractive = 0;
+          livePolls = 0;
         } else {
           long now = ticker.nanoTime();
           refill(now);
@@ -646,7 +655,7 @@ public final class Throttle {
             if (turn == null) {
               break;
             }
-            if (turn.isDone()) {
+            if (!leave(turn) || turn.isDone()) {
               // Cancelled or completed by its caller: the turn goes to the next one, free.
               continue;
             }
@@ -658,7 +667,7 @@ public final class Throttle {
             sent.count(now);
             go.add(turn);
           }
-          if (!interactive.isEmpty() || !polls.isEmpty()) {
+          if (liveInteractive > 0 || livePolls > 0) {
             next = scheduleRelease(rate(now));
           }
         }
@@ -669,6 +678,29 @@ public final class Throttle {
       }
       go.forEach(turn -> turn.complete(null));
       startRelease(next);
+    }
+
+    /**
+     * Takes the turn out of its queue's count, once; a queue left with no live turn drops the
+     * abandoned ones it still holds.
+     *
+     * @return whether it was live until now
+     */
+    private boolean leave(Turn turn) {
+      synchronized (this) {
+        if (!turn.live) {
+          return false;
+        }
+        turn.live = false;
+        if (turn.request.isPoll()) {
+          if (--livePolls == 0) {
+            polls.clear();
+          }
+        } else if (--liveInteractive == 0) {
+          interactive.clear();
+        }
+        return true;
+      }
     }
 
     /** The next turn: the oldest interactive call, unless a poll waited the handicap longer. */
@@ -689,6 +721,44 @@ public final class Throttle {
         double rate = rate(now);
         tokens = Math.min(capacity(rate), tokens + elapsed * rate / 1e9);
         refilled = now;
+      }
+    }
+
+    /**
+     * A call waiting in the lane's queue for its turn. However it is completed, by the lane or by
+     * its caller giving up, it leaves the queue's count first, so whoever sees it done sees the
+     * queue without it.
+     */
+    private final class Turn extends CompletableFuture<IOException> {
+      final ApiRequest request;
+      final long queuedAt;
+      final long deadline;
+
+      /** Whether it counts in its queue: waiting there, and its caller still waiting for it. */
+      boolean live = true;
+
+      Turn(ApiRequest request, long queuedAt, long deadline) {
+        this.request = request;
+        this.queuedAt = queuedAt;
+        this.deadline = deadline;
+      }
+
+      @Override
+      public boolean complete(IOException value) {
+        leave(this);
+        return super.complete(value);
+      }
+
+      @Override
+      public boolean completeExceptionally(Throwable error) {
+        leave(this);
+        return super.completeExceptionally(error);
+      }
+
+      @Override
+      public boolean cancel(boolean mayInterruptIfRunning) {
+        leave(this);
+        return super.cancel(mayInterruptIfRunning);
       }
     }
   }
