@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Future;
 import java.util.function.DoubleSupplier;
 import okhttp3.Headers;
 import okhttp3.HttpUrl;
@@ -161,70 +162,11 @@ public final class Throttle {
   /**
    * Completes when the request may go: after any pause of its origin, then with the bucket. It
    * completes with null to go, or fails with a {@code RateLimitException} when the request would be
-   * held past its timeout or its wait's deadline; nothing was sent then.
+   * held past its timeout or its wait's deadline; nothing was sent then. Completing or cancelling
+   * it drops the wait, or the turn it queued for, so an abandoned call spends no token.
    */
   CompletableFuture<IOException> acquire(ApiRequest request) {
-    Lane lane = lane(request.url());
-    long now = ticker.nanoTime();
-    long deadline = retryPolicy.latestStart(request, now);
-    Duration left;
-    synchronized (lane) {
-      left = lane.pausedFor(now);
-    }
-    if (left.isZero()) {
-      return lane.take(request, now, deadline);
-    }
-    Duration allowed = deadline == Ticker.NEVER ? Checks.LONGEST : Duration.ofNanos(deadline - now);
-    if (allowed.compareTo(left) < 0) {
-      return heldBack(request, left, "the service's Retry-After holds calls to this origin");
-    }
-    // Each held call resumes with its own jitter, never past its deadline.
-    Duration room = allowed.minus(left);
-    Duration spread = left.compareTo(room) < 0 ? left : room;
-    Duration held =
-        left.plusNanos((long) (spread.toNanos() * RESUME_SPREAD * random.getAsDouble()));
-    return after(sleeper.delay(held), request);
-  }
-
-  /**
-   * A turn that waits for the delay and then acquires again. Completing or cancelling it drops the
-   * delay, or the turn it queued for, so an abandoned call spends no token.
-   */
-  private CompletableFuture<IOException> after(CompletableFuture<Void> delay, ApiRequest request) {
-    CompletableFuture<IOException> turn = new CompletableFuture<>();
-    delay.whenComplete(
-        (ignored, error) -> {
-          if (turn.isDone()) {
-            return;
-          }
-          if (error != null) {
-            turn.completeExceptionally(error);
-            return;
-          }
-          CompletableFuture<IOException> next;
-          try {
-            next = acquire(request);
-          } catch (RuntimeException e) {
-            turn.completeExceptionally(e);
-            return;
-          }
-          turn.whenComplete((value, failure) -> next.cancel(false));
-          next.whenComplete(
-              (value, failure) -> {
-                if (failure != null) {
-                  turn.completeExceptionally(failure);
-                } else {
-                  turn.complete(value);
-                }
-              });
-        });
-    turn.whenComplete((value, failure) -> delay.cancel(false));
-    return turn;
-  }
-
-  private CompletableFuture<IOException> heldBack(
-      ApiRequest request, Duration retryAfter, String why) {
-    return CompletableFuture.failedFuture(rateLimited(request, retryAfter, why));
+    return lane(request.url()).acquire(request, null);
   }
 
   /** The exception of a call held back: a 429 of the SDK's, with the time to retry. */
@@ -542,7 +484,56 @@ public final class Throttle {
       return learned || ceiling != Double.POSITIVE_INFINITY;
     }
 
-    CompletableFuture<IOException> take(ApiRequest request, long now, long deadline) {
+    /**
+     * {@link Throttle#acquire}, for a new call or for one the pause held ({@code held}, which is
+     * then the turn returned).
+     */
+    CompletableFuture<IOException> acquire(ApiRequest request, Turn held) {
+      long now = ticker.nanoTime();
+      long deadline = retryPolicy.latestStart(request, now);
+      Duration left;
+      synchronized (this) {
+        left = pausedFor(now);
+      }
+      if (left.isZero()) {
+        return take(request, now, deadline, held);
+      }
+      Duration allowed =
+          deadline == Ticker.NEVER ? Checks.LONGEST : Duration.ofNanos(deadline - now);
+      if (allowed.compareTo(left) < 0) {
+        return refuse(held, request, left, "the service's Retry-After holds calls to this origin");
+      }
+      // Each held call resumes with its own jitter, never past its deadline.
+      Duration room = allowed.minus(left);
+      Duration spread = left.compareTo(room) < 0 ? left : room;
+      Duration wait =
+          left.plusNanos((long) (spread.toNanos() * RESUME_SPREAD * random.getAsDouble()));
+      Turn turn = held != null ? held : new Turn(request);
+      turn.hold(wait);
+      return turn;
+    }
+
+    /** The call goes now: the turn held for it, if any, completes. */
+    private CompletableFuture<IOException> go(Turn held) {
+      if (held == null) {
+        return NOW;
+      }
+      held.complete(null);
+      return held;
+    }
+
+    /** The call is held back: it fails at once, nothing sent. */
+    private CompletableFuture<IOException> refuse(
+        Turn held, ApiRequest request, Duration retryAfter, String why) {
+      RuntimeException refused = rateLimited(request, retryAfter, why);
+      if (held == null) {
+        return CompletableFuture.failedFuture(refused);
+      }
+      held.completeExceptionally(refused);
+      return held;
+    }
+
+    CompletableFuture<IOException> take(ApiRequest request, long now, long deadline, Turn held) {
       boolean isInteractive = !request.isPoll();
       Turn turn;
       Duration release;
@@ -550,14 +541,14 @@ public final class Throttle {
       synchronized (this) {
         if (!isActive()) {
           sent.count(now);
-          return NOW;
+          return go(held);
         }
         refill(now);
         boolean queued = liveInteractive > 0 || !isInteractive && livePolls > 0;
         if (!queued && tokens >= 1) {
           tokens--;
           sent.count(now);
-          return NOW;
+          return go(held);
         }
         double rate = rate(now);
         int ahead = liveInteractive + (isInteractive ? 0 : livePolls);
@@ -566,7 +557,10 @@ public final class Throttle {
           turn = null;
           release = Duration.ofNanos(expected);
         } else {
-          turn = new Turn(request, now, deadline);
+          turn = held != null ? held : new Turn(request);
+          turn.queuedAt = now;
+          turn.deadline = deadline;
+          turn.live = true;
           if (isInteractive) {
             interactive.add(turn);
             liveInteractive++;
@@ -578,17 +572,13 @@ public final class Throttle {
         }
       }
       if (turn == null) {
-        return heldBack(request, release, "the rate the service allows holds calls in a queue");
+        return refuse(held, request, release, "the rate the service allows holds calls in a queue");
       }
       startRelease(release);
-      if (deadline != Ticker.NEVER
-          && deadline - now < expected + DEADLINE_TIMER_MARGIN.toNanos()
-          && !turn.isDone()) {
+      if (deadline != Ticker.NEVER && deadline - now < expected + DEADLINE_TIMER_MARGIN.toNanos()) {
         // Overtaken by later interactive calls, a poll may still reach its deadline in the queue.
         // Timed only when the deadline is near: a turn far from it is checked when released.
-        CompletableFuture<Void> timer = sleeper.delay(Duration.ofNanos(deadline - now));
-        timer.thenRun(() -> turn.completeExceptionally(late(turn.request)));
-        turn.whenComplete((value, failure) -> timer.cancel(false));
+        turn.time(Duration.ofNanos(deadline - now));
       }
       return turn;
     }
@@ -725,40 +715,107 @@ public final class Throttle {
     }
 
     /**
-     * A call waiting in the lane's queue for its turn. However it is completed, by the lane or by
-     * its caller giving up, it leaves the queue's count first, so whoever sees it done sees the
-     * queue without it.
+     * A call waiting for its turn: held by a pause, then in the lane's queue. The one object the
+     * throttle keeps for a waiting call, and what its timer wakes: thousands may wait at once, and
+     * a callback on a future costs a completion object and a future of its own. However it is
+     * completed, by the lane or by its caller giving up, it leaves the queue's count first, so
+     * whoever sees it done sees the queue without it, and its timer is dropped.
      */
-    private final class Turn extends CompletableFuture<IOException> {
+    private final class Turn extends CompletableFuture<IOException> implements Sleeper.Wakeup {
       final ApiRequest request;
-      final long queuedAt;
-      final long deadline;
+
+      // Set under the lane's lock as it joins a queue.
+      long queuedAt;
+      long deadline;
 
       /** Whether it counts in its queue: waiting there, and its caller still waiting for it. */
-      boolean live = true;
+      boolean live;
 
-      Turn(ApiRequest request, long queuedAt, long deadline) {
+      /** Whether its timer is the end of a pause, rather than its deadline in the queue. */
+      private volatile boolean held;
+
+      private volatile Future<?> timer;
+
+      Turn(ApiRequest request) {
         this.request = request;
-        this.queuedAt = queuedAt;
-        this.deadline = deadline;
+      }
+
+      /** Waits out a pause, then acquires again. */
+      void hold(Duration wait) {
+        held = true;
+        startTimer(wait);
+      }
+
+      /** Fails the turn at its deadline if it is still queued then. */
+      void time(Duration untilDeadline) {
+        held = false;
+        startTimer(untilDeadline);
+      }
+
+      private void startTimer(Duration wait) {
+        if (isDone()) {
+          return;
+        }
+        Future<?> started = sleeper.after(wait, this);
+        if (started.isDone()) {
+          // Woken already: the timer it may have set since is the one to keep.
+          return;
+        }
+        timer = started;
+        if (isDone()) {
+          // Completed while the timer was being set: nothing is left for it to do.
+          started.cancel(false);
+        }
+      }
+
+      @Override
+      public void wake(Throwable failure) {
+        timer = null;
+        if (isDone()) {
+          return;
+        }
+        if (!held) {
+          // Its deadline: a closed client fails the turn through the queue, not here.
+          if (failure == null) {
+            completeExceptionally(late(request));
+          }
+          return;
+        }
+        if (failure != null) {
+          completeExceptionally(failure);
+          return;
+        }
+        try {
+          acquire(request, this);
+        } catch (RuntimeException e) {
+          completeExceptionally(e);
+        }
       }
 
       @Override
       public boolean complete(IOException value) {
         leave(this);
-        return super.complete(value);
+        return ended(super.complete(value));
       }
 
       @Override
       public boolean completeExceptionally(Throwable error) {
         leave(this);
-        return super.completeExceptionally(error);
+        return ended(super.completeExceptionally(error));
       }
 
       @Override
       public boolean cancel(boolean mayInterruptIfRunning) {
         leave(this);
-        return super.cancel(mayInterruptIfRunning);
+        return ended(super.cancel(mayInterruptIfRunning));
+      }
+
+      private boolean ended(boolean byThisCall) {
+        Future<?> pending = timer;
+        if (byThisCall && pending != null) {
+          pending.cancel(false);
+        }
+        return byThisCall;
       }
     }
   }

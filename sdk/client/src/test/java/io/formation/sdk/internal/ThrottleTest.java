@@ -324,6 +324,19 @@ class ThrottleTest {
   }
 
   @Test
+  void aWaitingCallHangsNoCallbackOnItsTurnWhetherHeldByAPauseOrTimedInTheQueue() {
+    Throttle throttle = throttle(1, 1);
+    throttle.acquire(create());
+    CompletableFuture<IOException> timed = throttle.acquire(poll(SET, Duration.ofSeconds(3)));
+    throttle.observe(poll(SET), answer(429, "10"), time.nanoTime());
+    CompletableFuture<IOException> paused = throttle.acquire(create());
+
+    // Thousands wait at once: each is one object, not a chain of futures and callbacks.
+    assertThat(timed.getNumberOfDependents()).isZero();
+    assertThat(paused.getNumberOfDependents()).isZero();
+  }
+
+  @Test
   void aCallAbandonedDuringAPauseTakesNoTurnAfterIt() {
     Throttle throttle = throttle(1, 1);
     throttle.observe(poll(SET), answer(429, "10"), time.nanoTime());
