@@ -539,6 +539,10 @@ public final class Throttle {
       Duration release;
       long expected;
       synchronized (this) {
+        if (held != null && held.isDone()) {
+          // Its caller gave up as the pause ended: it neither goes nor joins a queue.
+          return held;
+        }
         if (!isActive()) {
           sent.count(now);
           return go(held);
@@ -811,9 +815,13 @@ public final class Throttle {
       }
 
       private boolean ended(boolean byThisCall) {
-        Future<?> pending = timer;
-        if (byThisCall && pending != null) {
-          pending.cancel(false);
+        if (byThisCall) {
+          // Again: a turn the pause held may have joined a queue while it was being completed.
+          leave(this);
+          Future<?> pending = timer;
+          if (pending != null) {
+            pending.cancel(false);
+          }
         }
         return byThisCall;
       }
