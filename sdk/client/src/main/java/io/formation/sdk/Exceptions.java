@@ -61,9 +61,14 @@ final class Exceptions implements Failures {
     return new PollTimeoutException(wait.setId(), lastSeen, wait.timeout(), lastFailure, false);
   }
 
-  /** A wait whose deadline came as its last poll read the set, in a new state or not. */
+  /**
+   * A wait whose deadline came as its last poll read the set: the set as read when its state is new
+   * (to be told), else its id and state as a saved wait knows them.
+   */
   static PollTimeoutException pollTimeout(WaitState wait, DocumentSet seen, boolean changed) {
-    return new PollTimeoutException(wait.setId(), seen, wait.timeout(), null, changed);
+    return changed
+        ? new PollTimeoutException(wait.setId(), seen, wait.timeout(), null, true)
+        : pollTimeout(wait, seen.state(), null);
   }
 
   /**

@@ -70,8 +70,9 @@ public class PollTimeoutException extends FormationException {
 
   /**
    * The last document set seen before the deadline; empty if no poll succeeded. When the poll that
-   * ended the wait read it, the set as read; otherwise its id and state only (no app link, and its
-   * {@code raw()} is a missing node: a saved wait keeps no more).
+   * ended the wait read it in a new state ({@link #stateChanged()}), the set as read; otherwise its
+   * id and state only (no app link, and its {@code raw()} is a missing node: a saved wait keeps no
+   * more).
    *
    * @return the last document set seen, or empty
    */
