@@ -28,6 +28,7 @@ public class PollTimeoutException extends FormationException {
   /** The overall timeout that ran out. */
   private final Duration timeout;
 
+  /** Whether the poll that ended the wait read the set in a new state. */
   private final boolean stateChanged;
 
   /**
