@@ -29,8 +29,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The tracker on HSQLDB (the table from the shipped SQL file) against the sandbox. The sandbox's
@@ -64,25 +64,13 @@ class FormationTrackerTest {
    */
   private static final Duration AHEAD = Duration.ofHours(1);
 
-  private final List<AutoCloseable> closeAfter = new ArrayList<>();
+  @RegisterExtension final Closing closing = new Closing();
   private final FakeTime sandboxClock = new FakeTime(Instant.now());
   private final Recorder recorder = new Recorder();
   private DataSource database = Tables.hsqldb();
 
-  @AfterEach
-  void close() throws Exception {
-    for (int i = closeAfter.size() - 1; i >= 0; i--) {
-      closeAfter.get(i).close();
-    }
-  }
-
-  private <T extends AutoCloseable> T closing(T closeable) {
-    closeAfter.add(closeable);
-    return closeable;
-  }
-
   private FormationSandbox sandbox(SandboxOptions options) {
-    return closing(FormationSandbox.start(options.withClock(sandboxClock)));
+    return closing.add(FormationSandbox.start(options.withClock(sandboxClock)));
   }
 
   private FormationSandbox stepwiseSandbox() {
@@ -113,7 +101,7 @@ class FormationTrackerTest {
   }
 
   private FormationClient client(FormationSandbox sandbox, String token) {
-    return closing(
+    return closing.add(
         FormationClient.builder()
             .baseUrl(sandbox.baseUrl())
             .accessToken(token)
@@ -130,7 +118,7 @@ class FormationTrackerTest {
   }
 
   private FormationTracker started(FormationTracker.Builder builder) {
-    FormationTracker tracker = closing(builder.build());
+    FormationTracker tracker = closing.add(builder.build());
     tracker.start();
     return tracker;
   }
@@ -628,7 +616,7 @@ class FormationTrackerTest {
       gone = "http://127.0.0.1:" + socket.getLocalPort();
     }
     FormationClient unreachable =
-        closing(
+        closing.add(
             FormationClient.builder()
                 .baseUrl(gone)
                 .accessToken(sandbox.token())
@@ -658,7 +646,7 @@ class FormationTrackerTest {
     FormationSandbox sandbox = stepwiseSandbox();
     FormationClient client = client(sandbox, sandbox.token());
     FormationTracker tracker = tracker(client, recorder).build();
-    closing(tracker);
+    closing.add(tracker);
     String id = SubmittedSets.one(client);
     WaitState saved = client.documentSets().startWait(id, FAST);
 
@@ -678,7 +666,7 @@ class FormationTrackerTest {
   void theTableHoldsEachSetsWaitAsItsOwnCompactString() throws Exception {
     FormationSandbox sandbox = stepwiseSandbox();
     FormationClient client = client(sandbox, sandbox.token());
-    FormationTracker tracker = closing(tracker(client, recorder).build());
+    FormationTracker tracker = closing.add(tracker(client, recorder).build());
     String id = SubmittedSets.one(client);
 
     tracker.track(id);

@@ -21,13 +21,12 @@ import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The tracker's public calls on HSQLDB: what each may throw, their races with a poll (made
@@ -44,42 +43,30 @@ class TrackerCallsTest {
           .timeout(Duration.ofDays(30))
           .build();
 
-  private final List<AutoCloseable> closeAfter = new ArrayList<>();
+  @RegisterExtension final Closing closing = new Closing();
   private final DataSource table = Tables.hsqldb();
   private final Recorder recorder = new Recorder();
-
-  @AfterEach
-  void close() throws Exception {
-    for (int i = closeAfter.size() - 1; i >= 0; i--) {
-      closeAfter.get(i).close();
-    }
-  }
-
-  private <T extends AutoCloseable> T closing(T closeable) {
-    closeAfter.add(closeable);
-    return closeable;
-  }
 
   /** A sandbox whose sets, once submitted, move on only when a test says. */
   private FormationClient stillClient() {
     FormationSandbox sandbox =
-        closing(
+        closing.add(
             FormationSandbox.start(
                 SandboxOptions.defaults()
                     .withProcessingLag(Duration.ZERO)
                     .withStepDelay(Duration.ofDays(1))));
-    return closing(SandboxClients.of(sandbox));
+    return closing.add(SandboxClients.of(sandbox));
   }
 
   /** A sandbox whose submitted sets are complete at once. */
   private FormationClient completingClient() {
     FormationSandbox sandbox =
-        closing(
+        closing.add(
             FormationSandbox.start(
                 SandboxOptions.defaults()
                     .withProcessingLag(Duration.ZERO)
                     .withStepDelay(Duration.ZERO)));
-    return closing(SandboxClients.of(sandbox));
+    return closing.add(SandboxClients.of(sandbox));
   }
 
   private FormationTracker.Builder tracker(
@@ -118,7 +105,7 @@ class TrackerCallsTest {
         .hasMessageContaining("blank");
 
     builder.tableName("PUBLIC.formation_tracking");
-    FormationTracker tracker = closing(builder.build());
+    FormationTracker tracker = closing.add(builder.build());
     assertThat(tracker.track("ds_schema_qualified")).isTrue();
     assertThat(tracker.tracked()).extracting(TrackedSet::setId).contains("ds_schema_qualified");
   }
@@ -127,7 +114,7 @@ class TrackerCallsTest {
   void eachCallWithTheDatabaseDownFailsWithATrackingExceptionAfterOneAskForAConnection() {
     FlakyDataSource flaky = new FlakyDataSource(table);
     FormationTracker tracker =
-        closing(tracker(stillClient(), flaky, recorder).clock(Clock.systemUTC()).build());
+        closing.add(tracker(stillClient(), flaky, recorder).clock(Clock.systemUTC()).build());
     flaky.down(true);
 
     List<Runnable> calls =
@@ -157,7 +144,7 @@ class TrackerCallsTest {
   void untrackRacingAPollIsTheDocumentedCallAgain() throws Exception {
     HookedDataSource hooked = new HookedDataSource(table);
     FormationTracker tracker =
-        closing(tracker(stillClient(), hooked, recorder).clock(Clock.systemUTC()).build());
+        closing.add(tracker(stillClient(), hooked, recorder).clock(Clock.systemUTC()).build());
     tracker.track("ds_racing");
 
     // Another instance picks the set just before this call's delete.
@@ -180,7 +167,7 @@ class TrackerCallsTest {
   void untrackRacingAPollThatEndedTheSetAnswersFalse() throws Exception {
     HookedDataSource hooked = new HookedDataSource(table);
     FormationTracker tracker =
-        closing(tracker(stillClient(), hooked, recorder).clock(Clock.systemUTC()).build());
+        closing.add(tracker(stillClient(), hooked, recorder).clock(Clock.systemUTC()).build());
     tracker.track("ds_ended");
 
     // Another instance's poll finds the set complete and removes its row just before the delete.
@@ -197,7 +184,7 @@ class TrackerCallsTest {
     HookedDataSource hooked = new HookedDataSource(table);
     FormationClient client = stillClient();
     FormationTracker tracker =
-        closing(tracker(client, hooked, recorder).clock(Clock.systemUTC()).build());
+        closing.add(tracker(client, hooked, recorder).clock(Clock.systemUTC()).build());
     String id = SubmittedSets.one(client);
     tracker.track(id);
     WaitState tracked = tracker.tracked(id).orElseThrow().waitState().orElseThrow();
@@ -236,7 +223,7 @@ class TrackerCallsTest {
     String later = "w9.ds_later.whatever.a.later.version.writes";
     insertRow("ds_later", later.getBytes(StandardCharsets.UTF_8));
     insertRow("ds_damaged", "not a saved wait at all".getBytes(StandardCharsets.UTF_8));
-    FormationTracker tracker = closing(tracker(client, table, recorder).build());
+    FormationTracker tracker = closing.add(tracker(client, table, recorder).build());
     String id = SubmittedSets.one(client);
     tracker.track(id);
 
@@ -314,7 +301,7 @@ class TrackerCallsTest {
     FormationClient client = stillClient();
     FakeTime trackerClock = new FakeTime(Instant.now().plus(Duration.ofDays(3)));
     FormationTracker tracker =
-        closing(
+        closing.add(
             tracker(client, table, recorder)
                 .pollOptions(
                     FAST.newBuilder()

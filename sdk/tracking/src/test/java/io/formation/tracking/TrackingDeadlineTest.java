@@ -15,11 +15,10 @@ import io.formation.sdk.model.DocumentSet;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Tracking ends every set at its wait's deadline, whatever the set's state or the service's
@@ -37,25 +36,13 @@ class TrackingDeadlineTest {
           .timeout(Duration.ofSeconds(2))
           .build();
 
-  private final List<AutoCloseable> closeAfter = new ArrayList<>();
+  @RegisterExtension final Closing closing = new Closing();
   private final DataSource database = Tables.hsqldb();
   private final Recorder recorder = new Recorder();
 
-  @AfterEach
-  void close() throws Exception {
-    for (int i = closeAfter.size() - 1; i >= 0; i--) {
-      closeAfter.get(i).close();
-    }
-  }
-
-  private <T extends AutoCloseable> T closing(T closeable) {
-    closeAfter.add(closeable);
-    return closeable;
-  }
-
   private FormationTracker started(FormationClient client, Duration pauseOnRefusal) {
     FormationTracker tracker =
-        closing(
+        closing.add(
             FormationTracker.builder(client, database, recorder)
                 .pollOptions(SHORT)
                 .pauseOnRefusal(pauseOnRefusal)
@@ -68,8 +55,8 @@ class TrackingDeadlineTest {
 
   @Test
   void aSetStillWaitingForItsUserAtTheDeadlineIsToldOnceThenItsTrackingEnds() throws Exception {
-    FormationSandbox sandbox = closing(FormationSandbox.start(SandboxOptions.defaults()));
-    FormationClient client = closing(SandboxClients.of(sandbox));
+    FormationSandbox sandbox = closing.add(FormationSandbox.start(SandboxOptions.defaults()));
+    FormationClient client = closing.add(SandboxClients.of(sandbox));
     DocumentSet set = client.documentSets().create(DocumentSets.DELAWARE_CORPORATION);
     FormationTracker tracker = started(client, Duration.ofMinutes(15));
 
@@ -97,9 +84,9 @@ class TrackingDeadlineTest {
           exchange.close();
         });
     rejecting.start();
-    closing(() -> rejecting.stop(0));
+    closing.add(() -> rejecting.stop(0));
     FormationClient client =
-        closing(
+        closing.add(
             FormationClient.builder()
                 .baseUrl("http://127.0.0.1:" + rejecting.getAddress().getPort())
                 .accessToken("test-token")
@@ -123,8 +110,8 @@ class TrackingDeadlineTest {
 
   @Test
   void anIdTooLongToSaveIsRefusedByTrackSayingWhy() {
-    FormationSandbox sandbox = closing(FormationSandbox.start(SandboxOptions.defaults()));
-    FormationClient client = closing(SandboxClients.of(sandbox));
+    FormationSandbox sandbox = closing.add(FormationSandbox.start(SandboxOptions.defaults()));
+    FormationClient client = closing.add(SandboxClients.of(sandbox));
     FormationTracker tracker = started(client, Duration.ofMinutes(15));
 
     assertThatThrownBy(() -> tracker.track("€".repeat(233)))

@@ -20,7 +20,6 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -28,8 +27,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * An independent review of the tracker's promises at their edges: a poll answered after the wait's
@@ -37,31 +36,19 @@ import org.junit.jupiter.api.Test;
  * an earlier version wrote.
  */
 class TrackingPromisesReviewTest {
-  private final List<AutoCloseable> closeAfter = new ArrayList<>();
+  @RegisterExtension final Closing closing = new Closing();
   private final DataSource table = Tables.hsqldb();
   private final Recorder recorder = new Recorder();
-
-  @AfterEach
-  void close() throws Exception {
-    for (int i = closeAfter.size() - 1; i >= 0; i--) {
-      closeAfter.get(i).close();
-    }
-  }
-
-  private <T extends AutoCloseable> T closing(T closeable) {
-    closeAfter.add(closeable);
-    return closeable;
-  }
 
   /** A sandbox whose submitted sets stay in their first state for a day. */
   private FormationClient stillClient() {
     FormationSandbox sandbox =
-        closing(
+        closing.add(
             FormationSandbox.start(
                 SandboxOptions.defaults()
                     .withProcessingLag(Duration.ZERO)
                     .withStepDelay(Duration.ofDays(1))));
-    return closing(SandboxClients.of(sandbox));
+    return closing.add(SandboxClients.of(sandbox));
   }
 
   /**
@@ -101,9 +88,9 @@ class TrackingPromisesReviewTest {
           exchange.close();
         });
     service.start();
-    closing(() -> service.stop(0));
+    closing.add(() -> service.stop(0));
     FormationClient client =
-        closing(
+        closing.add(
             FormationClient.builder()
                 .baseUrl("http://127.0.0.1:" + service.getAddress().getPort())
                 .accessToken("test-token")
@@ -121,7 +108,7 @@ class TrackingPromisesReviewTest {
             .onStateChange(set -> listenerHeard.add("changed " + id + " " + set.state().value()))
             .build();
     FormationTracker tracker =
-        closing(
+        closing.add(
             FormationTracker.builder(client, table, recorder)
                 .pollOptions(options)
                 .pollingInterval(Duration.ofMillis(20))
@@ -157,7 +144,7 @@ class TrackingPromisesReviewTest {
     String dueNow = SubmittedSets.one(client);
     String dueInAMinute = SubmittedSets.one(client);
     FormationTracker tracking =
-        closing(FormationTracker.builder(client, table, new Recorder()).build());
+        closing.add(FormationTracker.builder(client, table, new Recorder()).build());
     tracking.track(dueNow);
     long now = Instant.now().toEpochMilli();
     tracking.track(
@@ -171,7 +158,7 @@ class TrackingPromisesReviewTest {
     flaky.down(true);
     AtomicInteger executeDueRuns = new AtomicInteger();
     FormationTracker ahead =
-        closing(
+        closing.add(
             FormationTracker.builder(client, flaky, recorder)
                 .baseClock(Clock.offset(Clock.systemUTC(), Duration.ofMinutes(3)))
                 .pollingInterval(Duration.ofMillis(20))
@@ -214,7 +201,7 @@ class TrackingPromisesReviewTest {
     String busy = SubmittedSets.one(client);
     CountDownLatch polling = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
-    closing(release::countDown);
+    closing.add(release::countDown);
     Recorder holding =
         new Recorder() {
           @Override
@@ -225,7 +212,7 @@ class TrackingPromisesReviewTest {
           }
         };
     FormationTracker onTime =
-        closing(
+        closing.add(
             FormationTracker.builder(client, table, holding)
                 .pollingInterval(Duration.ofMillis(20))
                 .heartbeat(Duration.ofMillis(100), 4)
@@ -240,7 +227,7 @@ class TrackingPromisesReviewTest {
     flaky.down(true);
     AtomicInteger deadChecks = new AtomicInteger();
     FormationTracker ahead =
-        closing(
+        closing.add(
             FormationTracker.builder(client, flaky, recorder)
                 .baseClock(Clock.offset(Clock.systemUTC(), Duration.ofMinutes(3)))
                 .pollingInterval(Duration.ofMillis(20))
@@ -280,7 +267,7 @@ class TrackingPromisesReviewTest {
     String legacy = "i:w1." + id + ".input_needed." + now + ".2592000000.5000...0.1.";
     insertRow(id, legacy.getBytes(StandardCharsets.UTF_8));
     FormationTracker tracker =
-        closing(
+        closing.add(
             FormationTracker.builder(client, table, recorder)
                 .pollingInterval(Duration.ofMillis(20))
                 .instanceName("test")
