@@ -44,6 +44,7 @@ final class FormationController {
   private static final Pattern START_KEY = Pattern.compile("[A-Za-z0-9-]{8,64}");
 
   private final FormationClient client;
+  private final People people;
   private final PersonFormations formations;
   private final ProgressStream progress;
 
@@ -54,10 +55,12 @@ final class FormationController {
 
   FormationController(
       FormationClient client,
+      People people,
       PersonFormations formations,
       ProgressStream progress,
       ObjectProvider<FormationTracker> tracker) {
     this.client = client;
+    this.people = people;
     this.formations = formations;
     this.progress = progress;
     this.tracker = tracker;
@@ -74,7 +77,7 @@ final class FormationController {
   ResponseEntity<FormationView> start(
       // Required, so that only a JSON body matches: a page on another site cannot send one.
       @RequestBody StartRequest body, HttpServletRequest request, HttpServletResponse response) {
-    Person person = Person.ofOrNew(request, response);
+    Person person = people.ofOrNew(request, response);
     String startKey = body.startKey();
     if (startKey != null && !START_KEY.matcher(startKey).matches()) {
       throw new BadRequest("startKey must be 8 to 64 letters, digits or dashes.");
@@ -107,7 +110,8 @@ final class FormationController {
    */
   @GetMapping
   List<FormationView> mine(HttpServletRequest request) {
-    return Person.of(request)
+    return people
+        .of(request)
         .map(person -> formations.of(person).stream().map(this::current).toList())
         .orElse(List.of());
   }
@@ -164,7 +168,8 @@ final class FormationController {
   }
 
   private Person require(HttpServletRequest request, String id) {
-    return Person.of(request)
+    return people
+        .of(request)
         .filter(person -> formations.owns(person, id))
         .orElseThrow(() -> NotHere.formation(id));
   }

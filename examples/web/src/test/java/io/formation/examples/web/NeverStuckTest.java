@@ -86,7 +86,7 @@ class NeverStuckTest {
     String id = page.formationId();
     long sentBefore = submissions();
 
-    page.driver.manage().deleteCookieNamed(Person.COOKIE);
+    page.driver.manage().deleteCookieNamed(People.COOKIE);
     page.submit("purpose");
 
     page.waitFor(By.cssSelector(".lost"));
@@ -115,7 +115,7 @@ class NeverStuckTest {
     String id = page.formationId();
     int setsBefore = sandbox.documentSets().size();
 
-    page.driver.manage().deleteCookieNamed(Person.COOKIE);
+    page.driver.manage().deleteCookieNamed(People.COOKIE);
     Fill.company(page);
     page.submit("company");
     page.click(

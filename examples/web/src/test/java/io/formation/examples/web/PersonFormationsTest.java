@@ -123,7 +123,7 @@ class PersonFormationsTest {
 
     // The stream drops with the restart; the browser opens it again without the cookie, and the
     // backend refuses it (404), which the page tells from a backend still away by its list.
-    page.driver.manage().deleteCookieNamed(Person.COOKIE);
+    page.driver.manage().deleteCookieNamed(People.COOKIE);
     restartBackend();
 
     page.waitFor(By.cssSelector(".lost"));
