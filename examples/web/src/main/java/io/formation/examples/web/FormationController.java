@@ -11,7 +11,11 @@ import io.formation.sdk.model.Form;
 import io.formation.tracking.FormationTracker;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
+import java.util.Base64;
 import java.util.List;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -95,13 +99,32 @@ final class FormationController {
     DocumentSet set =
         client
             .documentSets()
-            .create(startKey == null ? params : params.withIdempotencyKey(startKey));
+            .create(
+                startKey == null
+                    ? params
+                    : params.withIdempotencyKey(idempotencyKey(person, startKey)));
     formations.remember(
         person,
         new PersonFormations.Started(set.id(), startKey, clock.instant(), set.state().value()));
     // Followed from now on by whichever instance finds it due, whether a tab follows it or not.
     tracker.ifAvailable(t -> t.track(set.id()));
     return ResponseEntity.status(HttpStatus.CREATED).body(FormationView.of(set));
+  }
+
+  /**
+   * The create's {@code Idempotency-Key}: the page's start key scoped to the person, so that a key
+   * sent by someone else cannot return this person's set; hashed, so the service's logs hold no
+   * person id (the cookie's value).
+   */
+  static String idempotencyKey(Person person, String startKey) {
+    try {
+      byte[] digest =
+          MessageDigest.getInstance("SHA-256")
+              .digest((person.id() + ":" + startKey).getBytes(StandardCharsets.UTF_8));
+      return "start-" + Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("Every JVM has SHA-256", e);
+    }
   }
 
   /**

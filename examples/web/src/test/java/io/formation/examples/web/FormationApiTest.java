@@ -149,6 +149,41 @@ class FormationApiTest {
         .isEqualTo(404);
   }
 
+  @Test
+  void oneStartKeySentByTwoPeopleBecomesTwoIdempotencyKeysThatNameNeitherKeyNorPerson() {
+    PageClient other = new PageClient(port);
+    int before = createKeys().size();
+
+    Received mine = page.postJson("/api/formations", "{\"startKey\": \"shared-start-1\"}");
+    Received theirs = other.postJson("/api/formations", "{\"startKey\": \"shared-start-1\"}");
+
+    assertThat(mine.status()).isEqualTo(201);
+    assertThat(theirs.status()).isEqualTo(201);
+    List<String> keys = createKeys().subList(before, before + 2);
+    assertThat(keys).doesNotHaveDuplicates();
+    assertThat(keys)
+        .allSatisfy(
+            key ->
+                assertThat(key).doesNotContain("shared-start-1", personId(mine), personId(theirs)));
+  }
+
+  /** The person id the backend issued in this answer's cookie. */
+  private static String personId(Received received) {
+    return received.headers().stream()
+        .filter(h -> h.toLowerCase(java.util.Locale.ROOT).startsWith("set-cookie:"))
+        .map(h -> h.replaceAll(".*formation-person=([^;]+);.*", "$1"))
+        .findFirst()
+        .orElseThrow();
+  }
+
+  /** The Idempotency-Key of every create the sandbox received, in order. */
+  private List<String> createKeys() {
+    return sandbox.requests().stream()
+        .filter(r -> r.method().equals("POST") && r.path().equals("/v1/document_sets"))
+        .map(r -> r.header("Idempotency-Key").orElseThrow())
+        .toList();
+  }
+
   private void plant(CookieManager jar, String personId) {
     HttpCookie cookie = new HttpCookie(People.COOKIE, personId);
     cookie.setPath("/");
