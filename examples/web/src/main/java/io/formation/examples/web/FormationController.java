@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.formation.sdk.CreateDocumentSetParams;
 import io.formation.sdk.DocumentSets;
 import io.formation.sdk.FormationClient;
-import io.formation.sdk.FormationException;
 import io.formation.sdk.model.ActionResult;
 import io.formation.sdk.model.DocumentSet;
 import io.formation.sdk.model.Form;
@@ -91,7 +90,7 @@ final class FormationController {
       if (earlier.isPresent()) {
         // The first answer may have been lost before the set was tracked; tracking twice is fine.
         tracker.ifAvailable(t -> t.track(earlier.get().id()));
-        return ResponseEntity.ok(current(earlier.get()));
+        return ResponseEntity.ok(FormationView.of(earlier.get()));
       }
     }
     // The product decides what is formed; the browser only asks to start.
@@ -105,7 +104,12 @@ final class FormationController {
                     : params.withIdempotencyKey(idempotencyKey(person, startKey)));
     formations.remember(
         person,
-        new PersonFormations.Started(set.id(), startKey, clock.instant(), set.state().value()));
+        new PersonFormations.Started(
+            set.id(),
+            startKey,
+            clock.instant(),
+            set.state().value(),
+            set.appLink().map(Object::toString).orElse(null)));
     // Followed from now on by whichever instance finds it due, whether a tab follows it or not.
     tracker.ifAvailable(t -> t.track(set.id()));
     return ResponseEntity.status(HttpStatus.CREATED).body(FormationView.of(set));
@@ -128,14 +132,15 @@ final class FormationController {
   }
 
   /**
-   * The person's formations, the newest first, each with its state as the service says now, or as
-   * last seen (marked {@code stale}) when the service cannot be asked.
+   * The person's formations, the newest first, each with the last state the page's stream or
+   * tracking saw: read from the database alone, however many there are. The stream of the one the
+   * page follows says its state as the service says it now.
    */
   @GetMapping
   List<FormationView> mine(HttpServletRequest request) {
     return people
         .of(request)
-        .map(person -> formations.of(person).stream().map(this::current).toList())
+        .map(person -> formations.of(person).stream().map(FormationView::of).toList())
         .orElse(List.of());
   }
 
@@ -195,16 +200,5 @@ final class FormationController {
         .of(request)
         .filter(person -> formations.owns(person, id))
         .orElseThrow(() -> NotHere.formation(id));
-  }
-
-  private FormationView current(PersonFormations.Started started) {
-    try {
-      DocumentSet set = client.documentSets().get(started.id());
-      formations.seen(started.id(), set.state().value());
-      return FormationView.of(set, started.startedAt());
-    } catch (FormationException e) {
-      log.warn("State of {} not known now: {}", started.id(), e.getMessage());
-      return FormationView.stale(started);
-    }
   }
 }
