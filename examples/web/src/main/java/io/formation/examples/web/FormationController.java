@@ -14,12 +14,15 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -56,17 +59,28 @@ final class FormationController {
 
   private final Clock clock = Clock.systemUTC();
 
+  /**
+   * How many formations one person may start in {@link #startsPer}: each is work at the service.
+   */
+  private final int startsAllowed;
+
+  private final Duration startsPer;
+
   FormationController(
       FormationClient client,
       People people,
       PersonFormations formations,
       ProgressStream progress,
-      ObjectProvider<FormationTracker> tracker) {
+      ObjectProvider<FormationTracker> tracker,
+      @Value("${formation-web.limits.starts:10}") int startsAllowed,
+      @Value("${formation-web.limits.starts-per:PT24H}") Duration startsPer) {
     this.client = client;
     this.people = people;
     this.formations = formations;
     this.progress = progress;
     this.tracker = tracker;
+    this.startsAllowed = startsAllowed;
+    this.startsPer = startsPer;
   }
 
   /** What the page sends to start: the key of this one deliberate start, made by the page. */
@@ -93,6 +107,7 @@ final class FormationController {
         return ResponseEntity.ok(FormationView.of(earlier.get()));
       }
     }
+    allowStart(person);
     // The product decides what is formed; the browser only asks to start.
     CreateDocumentSetParams params = CreateDocumentSetParams.of(DocumentSets.DELAWARE_CORPORATION);
     DocumentSet set =
@@ -176,8 +191,18 @@ final class FormationController {
 
   @GetMapping(path = "/{id}/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
   SseEmitter events(@PathVariable String id, HttpServletRequest request) {
-    require(request, id);
-    return progress.follow(id, state -> formations.seen(id, state));
+    Person person = require(request, id);
+    return progress.follow(person, id, state -> formations.seen(id, state));
+  }
+
+  /** Refuses a start beyond the person's allowance, saying when the next one is allowed. */
+  private void allowStart(Person person) {
+    Instant now = clock.instant();
+    List<Instant> recent = formations.startsSince(person, now.minus(startsPer));
+    if (recent.size() >= startsAllowed) {
+      Instant freed = recent.get(recent.size() - startsAllowed).plus(startsPer);
+      throw TooMany.starts(startsAllowed, startsPer, Duration.between(now, freed));
+    }
   }
 
   /**

@@ -49,6 +49,17 @@ final class JdbcPersonFormations implements PersonFormations {
   }
 
   @Override
+  public List<Instant> startsSince(Person person, Instant since) {
+    return jdbc.sql(
+            "SELECT started_at FROM person_formations WHERE person_id = ? AND started_at > ?"
+                + " ORDER BY started_at")
+        .param(person.id())
+        .param(OffsetDateTime.ofInstant(since, ZoneOffset.UTC))
+        .query((row, n) -> row.getObject("started_at", OffsetDateTime.class).toInstant())
+        .list();
+  }
+
+  @Override
   public boolean owns(Person person, String id) {
     return jdbc.sql("SELECT COUNT(*) FROM person_formations WHERE id = ? AND person_id = ?")
             .param(id)

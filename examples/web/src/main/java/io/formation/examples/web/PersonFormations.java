@@ -32,6 +32,9 @@ interface PersonFormations {
   /** The formation the person's start with this key created, if it created one. */
   Optional<Started> startedWith(Person person, String startKey);
 
+  /** When the person's formations started since then, the oldest first. */
+  List<Instant> startsSince(Person person, Instant since);
+
   /** Whether the person started this document set. */
   boolean owns(Person person, String id);
 
