@@ -27,10 +27,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
@@ -43,8 +42,9 @@ import org.springframework.context.annotation.Import;
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 @Import(SandboxForTests.class)
-@Timeout(value = 2, unit = TimeUnit.MINUTES) // a guard against a hang, not a measure of speed
 class FormationApiTest {
+  @RegisterExtension static final HangGuard GUARD = HangGuard.of(SandboxForTests.PATIENCE);
+
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Map<String, SandboxForm> FORMS = new HashMap<>();
 

@@ -16,9 +16,8 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WindowType;
 import org.openqa.selenium.support.ui.FluentWait;
@@ -44,8 +43,9 @@ import org.springframework.context.annotation.Import;
       "formation-web.heartbeat=PT0.5S"
     })
 @Import(SandboxForTests.class)
-@Timeout(value = 2, unit = TimeUnit.MINUTES) // a guard against a hang, not a measure of speed
 class LimitsTest {
+  @RegisterExtension static final HangGuard GUARD = HangGuard.of(SandboxForTests.PATIENCE);
+
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @LocalServerPort int port;
@@ -138,7 +138,7 @@ class LimitsTest {
       }
     }
     new FluentWait<>(progress)
-        .withTimeout(Patience.heartbeats(progress.heartbeat()))
+        .withTimeout(Patience.of(options, progress.heartbeat().multipliedBy(2)))
         .pollingEvery(Duration.ofMillis(50))
         .until(p -> p.following() == 0);
     try (Events again = page.events(id)) {
@@ -148,7 +148,7 @@ class LimitsTest {
 
   @Test
   void thePageSaysInPlainWordsWhenAPersonFollowsOrStartsMoreThanAllowed() throws IOException {
-    try (Browser page = new Browser(Browser.DESKTOP)) {
+    try (Browser page = new Browser(Browser.DESKTOP, SandboxForTests.PATIENCE)) {
       Fill.start(page, port);
       Fill.everyForm(page);
       page.waitUntil(b -> "input_needed".equals(page.currentState()));
