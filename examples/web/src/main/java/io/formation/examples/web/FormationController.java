@@ -135,7 +135,7 @@ final class FormationController {
    * sent by someone else cannot return this person's set; hashed, so the service's logs hold no
    * person id (the cookie's value).
    */
-  static String idempotencyKey(Person person, String startKey) {
+  private static String idempotencyKey(Person person, String startKey) {
     try {
       byte[] digest =
           MessageDigest.getInstance("SHA-256")

@@ -73,7 +73,7 @@ final class People {
   }
 
   /** The cookie's name for this request: {@code __Host-} outside local development. */
-  static String cookieName(HttpServletRequest request) {
+  private static String cookieName(HttpServletRequest request) {
     return local(request) ? COOKIE : SECURE_COOKIE;
   }
 
