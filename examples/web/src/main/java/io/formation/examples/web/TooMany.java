@@ -31,11 +31,10 @@ final class TooMany extends RuntimeException {
 
   static TooMany streams(int allowed, Duration retryAfter) {
     return new TooMany(
-        "This browser follows "
+        "This browser already follows formations in "
             + allowed
-            + (allowed == 1 ? " formation" : " formations")
-            + " in other tabs or windows already, the most at once. Close one, then choose"
-            + " Follow again.",
+            + (allowed == 1 ? " other tab or window" : " other tabs or windows")
+            + ", the most at once. Close one, then choose Follow again.",
         retryAfter);
   }
 

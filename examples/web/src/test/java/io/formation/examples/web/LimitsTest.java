@@ -127,8 +127,8 @@ class LimitsTest {
         assertThat(body.path("status").asInt()).isEqualTo(429);
         assertThat(body.path("message").asText())
             .isEqualTo(
-                "This browser follows 1 formation in other tabs or windows already, the most at"
-                    + " once. Close one, then choose Follow again.");
+                "This browser already follows formations in 1 other tab or window, the most at once."
+                    + " Close one, then choose Follow again.");
         assertThat(body.path("retryAfterSeconds").asLong()).isPositive();
       }
       // Another person follows all the same.
@@ -161,8 +161,7 @@ class LimitsTest {
       page.waitUntil(
           b ->
               page.present(By.cssSelector(".problem"))
-                  && page.text(By.cssSelector(".problem"))
-                      .contains("in other tabs or windows already"));
+                  && page.text(By.cssSelector(".problem")).contains("already follows formations"));
       assertThat(page.text(By.cssSelector(".problem")))
           .contains("Close one, then choose Follow again.");
       assertThat(page.present(By.xpath("//button[text()='Follow again']"))).isTrue();
