@@ -112,7 +112,7 @@ export function App() {
     values.current = new Map();
     if (chosen.state === 'complete') {
       setPhase('complete');
-    } else if (needsInput(chosen.state) || chosen.stale) {
+    } else if (needsInput(chosen.state)) {
       loadForms(chosen, RETRY_FIRST_MS);
     } else {
       setPhase('following');

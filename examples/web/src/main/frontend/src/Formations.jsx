@@ -7,7 +7,6 @@ export function Formations({ formations, current, onOpen, onStartAnother }) {
         {formations.map((entry) => (
           <li key={entry.id} data-formation-entry={entry.id} className={entry.id === current ? 'current' : ''}>
             <code>{entry.id}</code> <span className="state-name">{(entry.state ?? 'unknown').replaceAll('_', ' ')}</span>
-            {entry.stale && <span className="hint"> (last known)</span>}
             {entry.id === current ? (
               <span className="badge live">Shown</span>
             ) : (

@@ -61,7 +61,8 @@ const REOPEN_MAX_MS = 10000;
 
 /**
  * Follows the document set's state through the backend's server-sent events. Returns a function
- * that stops following. The stream ends with exactly one of complete, input_needed or failed.
+ * that stops following. The stream ends with exactly one of complete, input_needed or failed, or
+ * is refused at once (too many streams of this person).
  *
  * A dropped stream is reopened: by the browser itself while the backend's address answers, and by
  * this function when the browser gives up (the backend restarting answers with an error page).
@@ -101,6 +102,8 @@ export function followProgress(id, { onState, onComplete, onInputNeeded, onFaile
     source.addEventListener('complete', finish(onComplete));
     source.addEventListener('input_needed', finish(onInputNeeded));
     source.addEventListener('failed', finish(onFailed));
+    // The backend allows one person so many streams at once; its message says what to do.
+    source.addEventListener('refused', finish(onFailed));
   };
 
   // The browser gave up on the stream: the backend is away, or it refused the stream. Which one,

@@ -4,19 +4,25 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.formation.sdk.CreateDocumentSetParams;
 import io.formation.sdk.DocumentSets;
 import io.formation.sdk.FormationClient;
-import io.formation.sdk.FormationException;
 import io.formation.sdk.model.ActionResult;
 import io.formation.sdk.model.DocumentSet;
 import io.formation.sdk.model.Form;
 import io.formation.tracking.FormationTracker;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Base64;
 import java.util.List;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -44,6 +50,7 @@ final class FormationController {
   private static final Pattern START_KEY = Pattern.compile("[A-Za-z0-9-]{8,64}");
 
   private final FormationClient client;
+  private final People people;
   private final PersonFormations formations;
   private final ProgressStream progress;
 
@@ -52,15 +59,28 @@ final class FormationController {
 
   private final Clock clock = Clock.systemUTC();
 
+  /**
+   * How many formations one person may start in {@link #startsPer}: each is work at the service.
+   */
+  private final int startsAllowed;
+
+  private final Duration startsPer;
+
   FormationController(
       FormationClient client,
+      People people,
       PersonFormations formations,
       ProgressStream progress,
-      ObjectProvider<FormationTracker> tracker) {
+      ObjectProvider<FormationTracker> tracker,
+      @Value("${formation-web.limits.starts:10}") int startsAllowed,
+      @Value("${formation-web.limits.starts-per:PT24H}") Duration startsPer) {
     this.client = client;
+    this.people = people;
     this.formations = formations;
     this.progress = progress;
     this.tracker = tracker;
+    this.startsAllowed = startsAllowed;
+    this.startsPer = startsPer;
   }
 
   /** What the page sends to start: the key of this one deliberate start, made by the page. */
@@ -74,7 +94,7 @@ final class FormationController {
   ResponseEntity<FormationView> start(
       // Required, so that only a JSON body matches: a page on another site cannot send one.
       @RequestBody StartRequest body, HttpServletRequest request, HttpServletResponse response) {
-    Person person = Person.ofOrNew(request, response);
+    Person person = people.ofOrNew(request, response);
     String startKey = body.startKey();
     if (startKey != null && !START_KEY.matcher(startKey).matches()) {
       throw new BadRequest("startKey must be 8 to 64 letters, digits or dashes.");
@@ -84,31 +104,58 @@ final class FormationController {
       if (earlier.isPresent()) {
         // The first answer may have been lost before the set was tracked; tracking twice is fine.
         tracker.ifAvailable(t -> t.track(earlier.get().id()));
-        return ResponseEntity.ok(current(earlier.get()));
+        return ResponseEntity.ok(FormationView.of(earlier.get()));
       }
     }
+    allowStart(person);
     // The product decides what is formed; the browser only asks to start.
     CreateDocumentSetParams params = CreateDocumentSetParams.of(DocumentSets.DELAWARE_CORPORATION);
     DocumentSet set =
         client
             .documentSets()
-            .create(startKey == null ? params : params.withIdempotencyKey(startKey));
+            .create(
+                startKey == null
+                    ? params
+                    : params.withIdempotencyKey(idempotencyKey(person, startKey)));
     formations.remember(
         person,
-        new PersonFormations.Started(set.id(), startKey, clock.instant(), set.state().value()));
+        new PersonFormations.Started(
+            set.id(),
+            startKey,
+            clock.instant(),
+            set.state().value(),
+            set.appLink().map(Object::toString).orElse(null)));
     // Followed from now on by whichever instance finds it due, whether a tab follows it or not.
     tracker.ifAvailable(t -> t.track(set.id()));
     return ResponseEntity.status(HttpStatus.CREATED).body(FormationView.of(set));
   }
 
   /**
-   * The person's formations, the newest first, each with its state as the service says now, or as
-   * last seen (marked {@code stale}) when the service cannot be asked.
+   * The create's {@code Idempotency-Key}: the page's start key scoped to the person, so that a key
+   * sent by someone else cannot return this person's set; hashed, so the service's logs hold no
+   * person id (the cookie's value).
+   */
+  private static String idempotencyKey(Person person, String startKey) {
+    try {
+      byte[] digest =
+          MessageDigest.getInstance("SHA-256")
+              .digest((person.id() + ":" + startKey).getBytes(StandardCharsets.UTF_8));
+      return "start-" + Base64.getUrlEncoder().withoutPadding().encodeToString(digest);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("Every JVM has SHA-256", e);
+    }
+  }
+
+  /**
+   * The person's formations, the newest first, each with the last state the page's stream or
+   * tracking saw: read from the database alone, however many there are. The stream of the one the
+   * page follows says its state as the service says it now.
    */
   @GetMapping
   List<FormationView> mine(HttpServletRequest request) {
-    return Person.of(request)
-        .map(person -> formations.of(person).stream().map(this::current).toList())
+    return people
+        .of(request)
+        .map(person -> formations.of(person).stream().map(FormationView::of).toList())
         .orElse(List.of());
   }
 
@@ -144,8 +191,18 @@ final class FormationController {
 
   @GetMapping(path = "/{id}/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
   SseEmitter events(@PathVariable String id, HttpServletRequest request) {
-    require(request, id);
-    return progress.follow(id, state -> formations.seen(id, state));
+    Person person = require(request, id);
+    return progress.follow(person, id, state -> formations.seen(id, state));
+  }
+
+  /** Refuses a start beyond the person's allowance, saying when the next one is allowed. */
+  private void allowStart(Person person) {
+    Instant now = clock.instant();
+    List<Instant> recent = formations.startsSince(person, now.minus(startsPer));
+    if (recent.size() >= startsAllowed) {
+      Instant freed = recent.get(recent.size() - startsAllowed).plus(startsPer);
+      throw TooMany.starts(startsAllowed, startsPer, Duration.between(now, freed));
+    }
   }
 
   /**
@@ -164,19 +221,9 @@ final class FormationController {
   }
 
   private Person require(HttpServletRequest request, String id) {
-    return Person.of(request)
+    return people
+        .of(request)
         .filter(person -> formations.owns(person, id))
         .orElseThrow(() -> NotHere.formation(id));
-  }
-
-  private FormationView current(PersonFormations.Started started) {
-    try {
-      DocumentSet set = client.documentSets().get(started.id());
-      formations.seen(started.id(), set.state().value());
-      return FormationView.of(set, started.startedAt());
-    } catch (FormationException e) {
-      log.warn("State of {} not known now: {}", started.id(), e.getMessage());
-      return FormationView.stale(started);
-    }
   }
 }

@@ -13,33 +13,27 @@ import java.time.Instant;
  * @param known whether the interface lists the state
  * @param appLink the link to the service's app for it, or null
  * @param startedAt when the person started it, or null when not known here
- * @param stale whether the state is the last one seen because the service could not be asked
  */
-record FormationView(
-    String id, String state, boolean known, String appLink, Instant startedAt, boolean stale) {
+record FormationView(String id, String state, boolean known, String appLink, Instant startedAt) {
 
+  /** A set the service just returned. */
   static FormationView of(DocumentSet set) {
-    return of(set, null);
-  }
-
-  static FormationView of(DocumentSet set, Instant startedAt) {
     return new FormationView(
         set.id(),
         set.state().value(),
         set.state().isKnown(),
         set.appLink().map(URI::toString).orElse(null),
-        startedAt,
-        false);
+        null);
   }
 
-  static FormationView stale(PersonFormations.Started started) {
+  /** A set as its row holds it: the last state the page's stream or tracking saw. */
+  static FormationView of(PersonFormations.Started started) {
     String state = started.lastState();
     return new FormationView(
         started.id(),
         state,
         state != null && DocumentSetState.of(state).isKnown(),
-        null,
-        started.startedAt(),
-        true);
+        started.appLink(),
+        started.startedAt());
   }
 }

@@ -19,7 +19,7 @@ import org.springframework.stereotype.Component;
  */
 @Component
 final class JdbcPersonFormations implements PersonFormations {
-  private static final String COLUMNS = "id, start_key, started_at, last_state";
+  private static final String COLUMNS = "id, start_key, started_at, last_state, app_link";
 
   private final JdbcClient jdbc;
 
@@ -49,6 +49,17 @@ final class JdbcPersonFormations implements PersonFormations {
   }
 
   @Override
+  public List<Instant> startsSince(Person person, Instant since) {
+    return jdbc.sql(
+            "SELECT started_at FROM person_formations WHERE person_id = ? AND started_at > ?"
+                + " ORDER BY started_at")
+        .param(person.id())
+        .param(OffsetDateTime.ofInstant(since, ZoneOffset.UTC))
+        .query((row, n) -> row.getObject("started_at", OffsetDateTime.class).toInstant())
+        .list();
+  }
+
+  @Override
   public boolean owns(Person person, String id) {
     return jdbc.sql("SELECT COUNT(*) FROM person_formations WHERE id = ? AND person_id = ?")
             .param(id)
@@ -61,12 +72,16 @@ final class JdbcPersonFormations implements PersonFormations {
   @Override
   public void remember(Person person, Started started) {
     try {
-      jdbc.sql("INSERT INTO person_formations (person_id, " + COLUMNS + ") VALUES (?, ?, ?, ?, ?)")
+      jdbc.sql(
+              "INSERT INTO person_formations (person_id, "
+                  + COLUMNS
+                  + ") VALUES (?, ?, ?, ?, ?, ?)")
           .param(person.id())
           .param(started.id())
           .param(started.startKey())
           .param(OffsetDateTime.ofInstant(started.startedAt(), ZoneOffset.UTC))
           .param(started.lastState())
+          .param(started.appLink())
           .update();
     } catch (DuplicateKeyException e) {
       // The same start sent twice at once, to one instance or two: the service's idempotency key
@@ -90,6 +105,10 @@ final class JdbcPersonFormations implements PersonFormations {
   private static Started started(ResultSet row, int rowNumber) throws SQLException {
     Instant startedAt = row.getObject("started_at", OffsetDateTime.class).toInstant();
     return new Started(
-        row.getString("id"), row.getString("start_key"), startedAt, row.getString("last_state"));
+        row.getString("id"),
+        row.getString("start_key"),
+        startedAt,
+        row.getString("last_state"),
+        row.getString("app_link"));
   }
 }

@@ -21,15 +21,19 @@ interface PersonFormations {
    * @param id the document set's id
    * @param startKey the page's key for the deliberate start that created it
    * @param startedAt when it was created
-   * @param lastState the last state the backend saw, for when the service cannot be asked
+   * @param lastState the last state the backend saw (from the page's stream or from tracking)
+   * @param appLink the link to the service's app for it, or null
    */
-  record Started(String id, String startKey, Instant startedAt, String lastState) {}
+  record Started(String id, String startKey, Instant startedAt, String lastState, String appLink) {}
 
   /** The person's formations, the newest first. */
   List<Started> of(Person person);
 
   /** The formation the person's start with this key created, if it created one. */
   Optional<Started> startedWith(Person person, String startKey);
+
+  /** When the person's formations started since then, the oldest first. */
+  List<Instant> startsSince(Person person, Instant since);
 
   /** Whether the person started this document set. */
   boolean owns(Person person, String id);

@@ -7,9 +7,11 @@ import io.formation.sdk.model.DocumentSet;
 import jakarta.annotation.PreDestroy;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -33,6 +35,10 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
  * proxies from closing a quiet stream and finds out that a tab was closed: the write fails, and the
  * polling for that tab stops, within a minute instead of at the next change of state. The formation
  * stays followed by tracking ({@link TrackedStates}), which needs no tab.
+ *
+ * <p>One person has at most {@code formation-web.limits.streams} (4) streams open at once on an
+ * instance; another is answered with one {@code refused} event (status 429, a message for people)
+ * and ends.
  */
 @Component
 final class ProgressStream {
@@ -63,6 +69,9 @@ final class ProgressStream {
   /** Following failed; the message is for people. */
   record Failed(String message) {}
 
+  /** Not followed: the person follows as many as allowed already. The message is for people. */
+  record Refused(int status, String message, long retryAfterSeconds) {}
+
   private final FormationClient client;
   private final Duration heartbeat;
   private final ScheduledExecutorService heartbeats =
@@ -74,10 +83,21 @@ final class ProgressStream {
           });
   private final AtomicInteger following = new AtomicInteger();
 
+  /**
+   * How many streams one person may have open on this instance: each polls the service once a
+   * second. A closed tab's stream is ended by its second heartbeat at the latest.
+   */
+  private final int streamsAllowed;
+
+  private final Map<String, Integer> streams = new ConcurrentHashMap<>();
+
   ProgressStream(
-      FormationClient client, @Value("${formation-web.heartbeat:PT15S}") Duration heartbeat) {
+      FormationClient client,
+      @Value("${formation-web.heartbeat:PT15S}") Duration heartbeat,
+      @Value("${formation-web.limits.streams:4}") int streamsAllowed) {
     this.client = client;
     this.heartbeat = heartbeat;
+    this.streamsAllowed = streamsAllowed;
   }
 
   /** How often a quiet stream is written to, to find out whether its tab is still there. */
@@ -95,7 +115,18 @@ final class ProgressStream {
     heartbeats.shutdownNow();
   }
 
-  SseEmitter follow(String id, Consumer<String> seen) {
+  SseEmitter follow(Person person, String id, Consumer<String> seen) {
+    if (!take(person)) {
+      // In the stream, not as the status: a browser's EventSource cannot read a refusal's status.
+      TooMany refusal = TooMany.streams(streamsAllowed, heartbeat.multipliedBy(2));
+      SseEmitter refused = new SseEmitter();
+      send(
+          refused,
+          "refused",
+          new Refused(429, refusal.getMessage(), refusal.retryAfter().toSeconds()));
+      refused.complete();
+      return refused;
+    }
     // A little longer than the polling, so that the poll's own timeout is what the page hears.
     SseEmitter emitter = new SseEmitter(POLLING.timeout().plusMinutes(1).toMillis());
     AtomicBoolean movedOn = new AtomicBoolean();
@@ -131,6 +162,7 @@ final class ProgressStream {
     polling.whenComplete(
         (set, error) -> {
           following.decrementAndGet();
+          release(person);
           beating.cancel(false);
           Throwable cause = error instanceof CompletionException ? error.getCause() : error;
           if (cause instanceof CancellationException) {
@@ -152,6 +184,26 @@ final class ProgressStream {
     emitter.onTimeout(() -> browserGone.complete(null));
     emitter.onError(error -> browserGone.complete(null));
     return emitter;
+  }
+
+  /** Takes one of the person's streams, if one is left. */
+  private boolean take(Person person) {
+    boolean[] taken = {false};
+    streams.compute(
+        person.id(),
+        (key, open) -> {
+          int now = open == null ? 0 : open;
+          if (now >= streamsAllowed) {
+            return open;
+          }
+          taken[0] = true;
+          return now + 1;
+        });
+    return taken[0];
+  }
+
+  private void release(Person person) {
+    streams.computeIfPresent(person.id(), (key, open) -> open == 1 ? null : open - 1);
   }
 
   private static Progress progress(DocumentSet set) {

@@ -5,10 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
@@ -25,11 +23,12 @@ import org.springframework.context.annotation.Import;
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 @Import(SandboxForTests.class)
-@Timeout(value = 5, unit = TimeUnit.MINUTES) // a guard against a hang, not a measure of speed
 class AccessibleFormsTest {
+  @RegisterExtension static final HangGuard GUARD = HangGuard.of(SandboxForTests.PATIENCE);
+
   @LocalServerPort int port;
 
-  @RegisterExtension final Browser page = Browser.open(Browser.DESKTOP);
+  @RegisterExtension final Browser page = Browser.open(Browser.DESKTOP, SandboxForTests.PATIENCE);
 
   @BeforeEach
   void startAFormation() {

@@ -40,7 +40,6 @@ final class Browser implements AutoCloseable, AfterEachCallback {
   private static final String CHROMIUM = System.getProperty("chromium.binary", "/usr/bin/chromium");
   private static final String CHROMEDRIVER =
       System.getProperty("chromedriver.binary", "/usr/bin/chromedriver");
-  private static final Duration PATIENCE = Duration.ofSeconds(60);
   static final Path SCREENSHOTS = Path.of("target", "screenshots");
 
   /** A desktop window, and the phone viewport of the issue (an iPhone 12 to 14). */
@@ -48,17 +47,21 @@ final class Browser implements AutoCloseable, AfterEachCallback {
 
   static final Dimension PHONE = new Dimension(390, 844);
 
+  /** How long a wait for what the page shows may take: {@link Patience}, from the schedule. */
+  private final Duration patience;
+
   private final Path profile;
   private final ChromeDriverService service;
   final ChromeDriver driver;
 
   /**
    * A browser for one test, registered as its extension ({@code @RegisterExtension final Browser
-   * page = Browser.open(Browser.DESKTOP);}): opened with the test's instance, closed after it.
+   * page = Browser.open(Browser.DESKTOP, SandboxForTests.PATIENCE);}): opened with the test's
+   * instance, closed after it.
    */
-  static Browser open(Dimension window) {
+  static Browser open(Dimension window, Duration patience) {
     try {
-      return new Browser(window);
+      return new Browser(window, patience);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -69,7 +72,8 @@ final class Browser implements AutoCloseable, AfterEachCallback {
     close();
   }
 
-  Browser(Dimension window) throws IOException {
+  Browser(Dimension window, Duration patience) throws IOException {
+    this.patience = patience;
     profile = Files.createTempDirectory("formation-chromium-");
     ChromeOptions chrome = new ChromeOptions();
     chrome.setBinary(CHROMIUM);
@@ -185,7 +189,7 @@ final class Browser implements AutoCloseable, AfterEachCallback {
   }
 
   <T> T waitUntil(Function<WebDriver, T> condition) {
-    return new WebDriverWait(driver, PATIENCE)
+    return new WebDriverWait(driver, patience)
         .ignoring(StaleElementReferenceException.class)
         .until(condition);
   }

@@ -7,10 +7,8 @@ import io.formation.sandbox.SandboxOptions;
 import io.formation.testkit.FakeTime;
 import java.io.IOException;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
@@ -29,14 +27,15 @@ import org.springframework.context.annotation.Import;
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 @Import(SandboxForTests.class)
-@Timeout(value = 5, unit = TimeUnit.MINUTES) // a guard against a hang, not a measure of speed
 class BrowserFlowTest {
+  @RegisterExtension static final HangGuard GUARD = HangGuard.of(SandboxForTests.PATIENCE);
+
   @LocalServerPort int port;
   @Autowired FormationSandbox sandbox;
   @Autowired FakeTime clock;
   @Autowired SandboxOptions options;
 
-  @RegisterExtension final Browser page = Browser.open(Browser.DESKTOP);
+  @RegisterExtension final Browser page = Browser.open(Browser.DESKTOP, SandboxForTests.PATIENCE);
 
   @Test
   void aPersonFillsEveryFormFixesWhatTheServiceRejectsAndFollowsTheFormationToComplete()

@@ -16,11 +16,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriverException;
 import org.openqa.selenium.WebElement;
@@ -55,8 +54,14 @@ import org.springframework.context.annotation.Import;
  *
  * <p>The sandbox sends no slow answers (it has no such fault), so none are tested here.
  */
-@Timeout(value = 10, unit = TimeUnit.MINUTES) // a guard against a hang, not a measure of speed
 class FaultyServiceFlowTest {
+  /** The larger share of requests failing, whose waits are the longest. */
+  private static final double MOST_FAILING = 0.5;
+
+  @RegisterExtension
+  static final HangGuard GUARD =
+      HangGuard.of(Patience.page(FaultyService.options(MOST_FAILING, 0)));
+
   private static final ObjectMapper JSON = new ObjectMapper();
 
   /** How often a person tries one thing again before the test calls the page stuck. */
@@ -99,7 +104,7 @@ class FaultyServiceFlowTest {
   @SpringBootTest(
       webEnvironment = WebEnvironment.RANDOM_PORT,
       properties = {
-        "faulty-service.fraction=0.5",
+        "faulty-service.fraction=" + MOST_FAILING,
         "faulty-service.seed=6243",
         // Tracking's background polls would draw from the seeded faults in an order that
         // depends on timing; the page follows the set itself.
@@ -126,6 +131,10 @@ class FaultyServiceFlowTest {
     SandboxOptions sandboxOptions(
         @Value("${faulty-service.fraction}") double fraction,
         @Value("${faulty-service.seed}") long seed) {
+      return options(fraction, seed);
+    }
+
+    static SandboxOptions options(double fraction, long seed) {
       return SandboxOptions.defaults()
           .withToken(SandboxForTests.TOKEN)
           .withReview(true)
@@ -191,7 +200,7 @@ class FaultyServiceFlowTest {
     }
 
     void goesFromStartToComplete() throws IOException {
-      try (Browser browser = new Browser(Browser.DESKTOP)) {
+      try (Browser browser = new Browser(Browser.DESKTOP, Patience.page(sandbox.options()))) {
         page = browser;
         page.open("http://localhost:" + port + "/");
         page.waitFor(By.xpath("//button[text()='Start']"));

@@ -16,6 +16,8 @@ import io.formation.sandbox.SandboxTemplates;
 import io.formation.sandbox.Violation;
 import io.formation.testkit.FakeTime;
 import java.io.IOException;
+import java.net.CookieManager;
+import java.net.HttpCookie;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -25,10 +27,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
@@ -41,8 +42,9 @@ import org.springframework.context.annotation.Import;
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 @Import(SandboxForTests.class)
-@Timeout(value = 2, unit = TimeUnit.MINUTES) // a guard against a hang, not a measure of speed
 class FormationApiTest {
+  @RegisterExtension static final HangGuard GUARD = HangGuard.of(SandboxForTests.PATIENCE);
+
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Map<String, SandboxForm> FORMS = new HashMap<>();
 
@@ -86,7 +88,107 @@ class FormationApiTest {
         .filteredOn(header -> header.toLowerCase(java.util.Locale.ROOT).startsWith("set-cookie:"))
         .singleElement()
         .asString()
-        .contains("formation-person=", "HttpOnly", "SameSite=Strict", "Max-Age=34560000", "Path=/");
+        .contains("formation-person=", "HttpOnly", "SameSite=Strict", "Max-Age=34560000", "Path=/")
+        // Plain http to localhost: local development, where Safari and Java's client keep no Secure
+        // cookie.
+        .doesNotContain("Secure", "__Host-");
+  }
+
+  @Test
+  void outsideLocalDevelopmentThePersonCookieIsSecureAndHostPrefixed() throws IOException {
+    // The same backend, addressed by a name that is not this machine's, as through a proxy.
+    try (okhttp3.Response response =
+        new okhttp3.OkHttpClient()
+            .newCall(
+                new okhttp3.Request.Builder()
+                    .url("http://localhost:" + port + "/api/formations")
+                    .header("Host", "formation.example")
+                    .post(
+                        okhttp3.RequestBody.create(
+                            "{\"startKey\": \"cookie-check-2\"}",
+                            okhttp3.MediaType.get("application/json")))
+                    .build())
+            .execute()) {
+      assertThat(response.code()).isEqualTo(201);
+      assertThat(response.headers("Set-Cookie"))
+          .singleElement()
+          .asString()
+          .startsWith("__Host-formation-person=")
+          .contains("Secure", "HttpOnly", "SameSite=Strict", "Path=/")
+          .doesNotContain("Domain");
+    }
+  }
+
+  @Test
+  void aPersonIdTheBackendNeverIssuedIsReplacedNotAdopted() {
+    // Someone plants a well-formed id of their choosing in another person's browser...
+    String planted = "plantedByAnAttacker0001";
+    CookieManager victimsJar = new CookieManager();
+    plant(victimsJar, planted.substring(0, 22));
+    PageClient victim = new PageClient(port, victimsJar);
+    CookieManager attackersJar = new CookieManager();
+    plant(attackersJar, planted.substring(0, 22));
+    PageClient attacker = new PageClient(port, attackersJar);
+
+    // ...who then starts a formation: the backend issues an id of its own instead.
+    Received started = victim.postJson("/api/formations", "{\"startKey\": \"planted-1\"}");
+    assertThat(started.status()).isEqualTo(201);
+    String id = json(started).path("id").asText();
+    assertThat(started.headers())
+        .filteredOn(header -> header.toLowerCase(java.util.Locale.ROOT).startsWith("set-cookie:"))
+        .singleElement()
+        .asString()
+        .contains("formation-person=")
+        .doesNotContain(planted.substring(0, 22));
+    assertThat(json(victim.get("/api/formations")).get(0).path("id").asText()).isEqualTo(id);
+
+    // The planted id names nobody: it lists nothing and reaches nothing.
+    assertThat(json(attacker.get("/api/formations"))).isEmpty();
+    assertThat(attacker.get("/api/formations/" + id + "/forms").status()).isEqualTo(404);
+    assertThat(attacker.postJson("/api/formations/" + id + "/forms/company", "{}").status())
+        .isEqualTo(404);
+  }
+
+  @Test
+  void oneStartKeySentByTwoPeopleBecomesTwoIdempotencyKeysThatNameNeitherKeyNorPerson() {
+    PageClient other = new PageClient(port);
+    int before = createKeys().size();
+
+    Received mine = page.postJson("/api/formations", "{\"startKey\": \"shared-start-1\"}");
+    Received theirs = other.postJson("/api/formations", "{\"startKey\": \"shared-start-1\"}");
+
+    assertThat(mine.status()).isEqualTo(201);
+    assertThat(theirs.status()).isEqualTo(201);
+    List<String> keys = createKeys().subList(before, before + 2);
+    assertThat(keys).doesNotHaveDuplicates();
+    assertThat(keys)
+        .allSatisfy(
+            key ->
+                assertThat(key).doesNotContain("shared-start-1", personId(mine), personId(theirs)));
+  }
+
+  /** The person id the backend issued in this answer's cookie. */
+  private static String personId(Received received) {
+    return received.headers().stream()
+        .filter(h -> h.toLowerCase(java.util.Locale.ROOT).startsWith("set-cookie:"))
+        .map(h -> h.replaceAll(".*formation-person=([^;]+);.*", "$1"))
+        .findFirst()
+        .orElseThrow();
+  }
+
+  /** The Idempotency-Key of every create the sandbox received, in order. */
+  private List<String> createKeys() {
+    return sandbox.requests().stream()
+        .filter(r -> r.method().equals("POST") && r.path().equals("/v1/document_sets"))
+        .map(r -> r.header("Idempotency-Key").orElseThrow())
+        .toList();
+  }
+
+  private void plant(CookieManager jar, String personId) {
+    HttpCookie cookie = new HttpCookie(People.COOKIE, personId);
+    cookie.setPath("/");
+    cookie.setVersion(0);
+    jar.getCookieStore().add(URI.create("http://localhost:" + port + "/"), cookie);
   }
 
   @Test

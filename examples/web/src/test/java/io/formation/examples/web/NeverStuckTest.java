@@ -6,9 +6,7 @@ import io.formation.sandbox.FormationSandbox;
 import io.formation.sandbox.SandboxOptions;
 import io.formation.testkit.FakeTime;
 import java.io.IOException;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -26,14 +24,15 @@ import org.springframework.context.annotation.Import;
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 @Import(SandboxForTests.class)
-@Timeout(value = 5, unit = TimeUnit.MINUTES) // a guard against a hang, not a measure of speed
 class NeverStuckTest {
+  @RegisterExtension static final HangGuard GUARD = HangGuard.of(SandboxForTests.PATIENCE);
+
   @LocalServerPort int port;
   @Autowired FormationSandbox sandbox;
   @Autowired FakeTime clock;
   @Autowired SandboxOptions options;
 
-  @RegisterExtension final Browser page = Browser.open(Browser.DESKTOP);
+  @RegisterExtension final Browser page = Browser.open(Browser.DESKTOP, SandboxForTests.PATIENCE);
 
   @Test
   void changingAFormThenFinishingTheLastOneFollowsTheSetAndClosesTheChange() throws IOException {
@@ -86,7 +85,7 @@ class NeverStuckTest {
     String id = page.formationId();
     long sentBefore = submissions();
 
-    page.driver.manage().deleteCookieNamed(Person.COOKIE);
+    page.driver.manage().deleteCookieNamed(People.COOKIE);
     page.submit("purpose");
 
     page.waitFor(By.cssSelector(".lost"));
@@ -115,7 +114,7 @@ class NeverStuckTest {
     String id = page.formationId();
     int setsBefore = sandbox.documentSets().size();
 
-    page.driver.manage().deleteCookieNamed(Person.COOKIE);
+    page.driver.manage().deleteCookieNamed(People.COOKIE);
     Fill.company(page);
     page.submit("company");
     page.click(

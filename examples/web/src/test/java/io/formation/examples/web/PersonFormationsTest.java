@@ -10,11 +10,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WindowType;
 import org.openqa.selenium.support.ui.FluentWait;
@@ -27,11 +26,16 @@ import org.springframework.context.ConfigurableApplicationContext;
  * the test on one port, over one sandbox and one database file (HSQLDB, as by default) that outlive
  * it.
  */
-@Timeout(value = 5, unit = TimeUnit.MINUTES) // a guard against a hang, not a measure of speed
 class PersonFormationsTest {
+  @RegisterExtension
+  static final HangGuard GUARD =
+      HangGuard.of(Patience.page(options(new FakeTime(SandboxForTests.START))));
+
+  /** Short, so that a closed tab's stream ends within a second (two heartbeats), in real time. */
+  private static final String HEARTBEAT = "PT0.5S";
+
   private final FakeTime clock = new FakeTime(SandboxForTests.START);
-  private final SandboxOptions options =
-      SandboxOptions.defaults().withToken(SandboxForTests.TOKEN).withClock(clock);
+  private final SandboxOptions options = options(clock);
   private FormationSandbox sandbox;
   private Path database;
   private ConfigurableApplicationContext backend;
@@ -44,7 +48,7 @@ class PersonFormationsTest {
     database = Files.createTempDirectory("formation-web-db-").resolve("formations");
     backend = startBackend(0);
     port = Integer.parseInt(backend.getEnvironment().getProperty("local.server.port"));
-    page = new Browser(Browser.DESKTOP);
+    page = new Browser(Browser.DESKTOP, Patience.page(options));
   }
 
   @AfterEach
@@ -123,7 +127,7 @@ class PersonFormationsTest {
 
     // The stream drops with the restart; the browser opens it again without the cookie, and the
     // backend refuses it (404), which the page tells from a backend still away by its list.
-    page.driver.manage().deleteCookieNamed(Person.COOKIE);
+    page.driver.manage().deleteCookieNamed(People.COOKIE);
     restartBackend();
 
     page.waitFor(By.cssSelector(".lost"));
@@ -152,7 +156,7 @@ class PersonFormationsTest {
     // The set stays input_needed (the clock stands still), so no state change would tell the
     // backend the tab is gone: the heartbeat's failed write does.
     new FluentWait<>(progress)
-        .withTimeout(Duration.ofMinutes(1))
+        .withTimeout(Patience.of(options, Duration.parse(HEARTBEAT).multipliedBy(2)))
         .pollingEvery(Duration.ofMillis(100))
         .until(p -> p.following() == 0);
     // The formation is still followed, by tracking, which needs no tab.
@@ -195,6 +199,10 @@ class PersonFormationsTest {
     backend = startBackend(port);
   }
 
+  private static SandboxOptions options(FakeTime clock) {
+    return SandboxOptions.defaults().withToken(SandboxForTests.TOKEN).withClock(clock);
+  }
+
   private ConfigurableApplicationContext startBackend(int onPort) {
     // As arguments: they win over every application.properties, as on a real command line.
     return new SpringApplicationBuilder(WebExample.class)
@@ -205,6 +213,6 @@ class PersonFormationsTest {
             "--formation.base-url=" + sandbox.baseUrl(),
             "--formation.access-token=" + sandbox.token(),
             "--spring.datasource.url=jdbc:hsqldb:file:" + database + ";shutdown=true",
-            "--formation-web.heartbeat=PT0.5S");
+            "--formation-web.heartbeat=" + HEARTBEAT);
   }
 }

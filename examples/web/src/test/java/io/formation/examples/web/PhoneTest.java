@@ -4,10 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
@@ -21,11 +19,12 @@ import org.springframework.context.annotation.Import;
 /** The page on a 390×844 phone: controls a finger can hit, and nothing moving under it. */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 @Import(SandboxForTests.class)
-@Timeout(value = 5, unit = TimeUnit.MINUTES) // a guard against a hang, not a measure of speed
 class PhoneTest {
+  @RegisterExtension static final HangGuard GUARD = HangGuard.of(SandboxForTests.PATIENCE);
+
   @LocalServerPort int port;
 
-  @RegisterExtension final Browser page = Browser.open(Browser.PHONE);
+  @RegisterExtension final Browser page = Browser.open(Browser.PHONE, SandboxForTests.PATIENCE);
 
   @BeforeEach
   void startAFormation() throws IOException {

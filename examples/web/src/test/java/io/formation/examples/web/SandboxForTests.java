@@ -18,6 +18,9 @@ class SandboxForTests {
   static final String TOKEN = "tok-" + UUID.randomUUID();
   static final Instant START = Instant.parse("2026-01-05T09:00:00Z");
 
+  /** How long a browser test of this sandbox waits for one thing the page shows. */
+  static final Duration PATIENCE = Patience.page(options(new FakeTime(START)));
+
   @Bean
   FakeTime testClock() {
     return new FakeTime(START);
@@ -25,6 +28,10 @@ class SandboxForTests {
 
   @Bean
   SandboxOptions sandboxOptions(FakeTime clock) {
+    return options(clock);
+  }
+
+  static SandboxOptions options(FakeTime clock) {
     return SandboxOptions.defaults().withToken(TOKEN).withClock(clock).withReview(true);
   }
 

@@ -8,9 +8,7 @@ import io.formation.sandbox.SandboxOptions;
 import io.formation.sandbox.SandboxRequest;
 import java.io.IOException;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -31,22 +29,28 @@ import org.springframework.context.annotation.Import;
     webEnvironment = WebEnvironment.RANDOM_PORT,
     properties = "formation.tracking.enabled=false")
 @Import(StartOnceTest.FailingService.class)
-@Timeout(value = 5, unit = TimeUnit.MINUTES) // a guard against a hang, not a measure of speed
 class StartOnceTest {
+  @RegisterExtension
+  static final HangGuard GUARD = HangGuard.of(Patience.page(FailingService.OPTIONS));
+
   @TestConfiguration(proxyBeanMethods = false)
   static class FailingService {
+    // Seed 5: the first draw (the create) passes, the next three (the forms fetch and the SDK's
+    // two retries) fail with 503.
+    static final SandboxOptions OPTIONS =
+        SandboxOptions.defaults().withFaults(Faults.none().withUnavailable(0.7).withSeed(5));
+
     @Bean
     SandboxOptions sandboxOptions() {
-      // Seed 5: the first draw (the create) passes, the next three (the forms fetch and the
-      // SDK's two retries) fail with 503.
-      return SandboxOptions.defaults().withFaults(Faults.none().withUnavailable(0.7).withSeed(5));
+      return OPTIONS;
     }
   }
 
   @LocalServerPort int port;
   @Autowired FormationSandbox sandbox;
 
-  @RegisterExtension final Browser page = Browser.open(Browser.DESKTOP);
+  @RegisterExtension
+  final Browser page = Browser.open(Browser.DESKTOP, Patience.page(FailingService.OPTIONS));
 
   @Test
   void aFailingFormsFetchAfterTheCreateKeepsTheSetAndTriesAgain() throws IOException {

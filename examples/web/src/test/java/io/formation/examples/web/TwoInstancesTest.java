@@ -16,9 +16,8 @@ import java.net.CookieManager;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.support.ui.FluentWait;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -30,13 +29,24 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * finishes it through the other; tracking, on whichever instance finds the set due, delivers each
  * state into the shared table, with no page following it; both answer the same list.
  */
-@Timeout(value = 5, unit = TimeUnit.MINUTES) // a guard against a hang, not a measure of speed
 class TwoInstancesTest {
+  // No page, but a database and two backends started by the test: guarded as a browser test.
+  @RegisterExtension
+  static final HangGuard GUARD =
+      HangGuard.of(Patience.page(options(new FakeTime(SandboxForTests.START))));
+
+  /**
+   * The tracker's schedule, quick, so that the test waits fractions of a second of real time per
+   * state: the tracker's scheduler runs on the system clock, which no test moves.
+   */
+  private static final Duration SCHEDULER_POLLING = Duration.ofMillis(100);
+
+  private static final Duration FIRST_POLL = Duration.ofMillis(100);
+  private static final Duration SLOWEST_POLL = Duration.ofMillis(200);
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final FakeTime clock = new FakeTime(SandboxForTests.START);
-  private final SandboxOptions options =
-      SandboxOptions.defaults().withToken(SandboxForTests.TOKEN).withClock(clock);
+  private final SandboxOptions options = options(clock);
 
   @Test
   void aFormationStartedOnOneInstanceIsFinishedThroughTheOtherAndTrackedToCompletion()
@@ -67,13 +77,15 @@ class TwoInstancesTest {
       // No page follows the set: each state reaches the row through tracking alone. The clock
       // moves on only once the row holds the state, so no state can be skipped.
       JdbcClient table = two.getBean(JdbcClient.class);
+      // A due set is found by the scheduler's next look and polled within its slowest interval.
+      Duration tracked = Patience.of(options, SCHEDULER_POLLING.plus(SLOWEST_POLL));
       List<String> delivered = new ArrayList<>();
       String last = "input_needed";
       while (!last.equals("complete")) {
         String before = last;
         last =
             new FluentWait<>(table)
-                .withTimeout(Duration.ofMinutes(1))
+                .withTimeout(tracked)
                 .pollingEvery(Duration.ofMillis(50))
                 .until(t -> changedFrom(t, id, before));
         delivered.add(last);
@@ -83,7 +95,7 @@ class TwoInstancesTest {
       assertThat(delivered).isEqualTo(options.progression());
       // A completed set leaves no tracking behind, on either instance.
       new FluentWait<>(one.getBean(FormationTracker.class))
-          .withTimeout(Duration.ofMinutes(1))
+          .withTimeout(tracked)
           .pollingEvery(Duration.ofMillis(50))
           .until(tracker -> tracker.tracked(id).isEmpty());
       assertThat(two.getBean(FormationTracker.class).tracked()).isEmpty();
@@ -120,11 +132,13 @@ class TwoInstancesTest {
             "--spring.datasource.url=" + postgres.getJdbcUrl("postgres", "postgres"),
             "--spring.datasource.username=postgres",
             "--formation.tracking.instance-name=" + name,
-            // Quick, so that the test waits fractions of a second of real time per state: the
-            // tracker's scheduler runs on the system clock, which no test moves.
-            "--formation.tracking.polling-interval=PT0.1S",
-            "--formation.tracking.poll.initial-interval=PT0.1S",
-            "--formation.tracking.poll.max-interval=PT0.2S");
+            "--formation.tracking.polling-interval=" + SCHEDULER_POLLING,
+            "--formation.tracking.poll.initial-interval=" + FIRST_POLL,
+            "--formation.tracking.poll.max-interval=" + SLOWEST_POLL);
+  }
+
+  private static SandboxOptions options(FakeTime clock) {
+    return SandboxOptions.defaults().withToken(SandboxForTests.TOKEN).withClock(clock);
   }
 
   private static int port(ConfigurableApplicationContext context) {
