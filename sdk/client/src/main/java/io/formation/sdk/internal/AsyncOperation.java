@@ -3,7 +3,6 @@ package io.formation.sdk.internal;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
-import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
@@ -174,7 +173,7 @@ public final class AsyncOperation<T> implements Sleeper.Wakeup {
   /**
    * The caller's future. Completing it in any way ({@code cancel}, {@code complete}, {@code
    * completeExceptionally}, and so {@code orTimeout} and {@code completeOnTimeout}) ends the
-   * operation first, so the step it dropped is given back before anyone sees the future done.
+   * operation.
    */
   private static final class Returned<T> extends CompletableFuture<T> {
     private final AsyncOperation<T> operation;
@@ -193,21 +192,25 @@ public final class AsyncOperation<T> implements Sleeper.Wakeup {
 
     @Override
     public boolean complete(T value) {
-      operation.end();
-      return super.complete(value);
+      return endIf(super.complete(value));
     }
 
     @Override
     public boolean completeExceptionally(Throwable error) {
-      Objects.requireNonNull(error, "error");
-      operation.end();
-      return super.completeExceptionally(error);
+      return endIf(super.completeExceptionally(error));
     }
 
     @Override
     public boolean cancel(boolean mayInterruptIfRunning) {
-      operation.end();
-      return super.cancel(mayInterruptIfRunning);
+      return endIf(super.cancel(mayInterruptIfRunning));
+    }
+
+    /** Ends the operation when this call is the one that completed the future. */
+    private boolean endIf(boolean completedByThisCall) {
+      if (completedByThisCall) {
+        operation.end();
+      }
+      return completedByThisCall;
     }
   }
 }
