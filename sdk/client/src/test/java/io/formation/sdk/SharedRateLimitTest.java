@@ -7,6 +7,7 @@ import static java.time.Duration.ofSeconds;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.formation.sdk.model.DocumentSet;
 import io.formation.testkit.FakeTime;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -90,6 +91,31 @@ class SharedRateLimitTest {
       }
     }
     assertThat(time.sleeps()).containsExactly(ofMillis(250), ofMillis(250), ofMillis(250));
+  }
+
+  @Test
+  void callsWhoseCallersGaveUpDoNotHoldBackACallQueuedBehindThem() throws Exception {
+    FakeTime manual = FakeTime.manual();
+    server.enqueue(documentSet("ds_1", "finalizing"));
+    server.enqueue(documentSet("ds_2", "finalizing"));
+    try (FormationClient client = TestClients.builder(server, manual).requestBudget(2, 1).build()) {
+      assertThat(client.documentSets().getAsync("ds_1")).succeedsWithin(10, TimeUnit.SECONDS);
+      for (int i = 0; i < 6; i++) {
+        assertThat(client.documentSets().getAsync("ds_1").orTimeout(1, TimeUnit.NANOSECONDS))
+            .failsWithin(10, TimeUnit.SECONDS);
+      }
+
+      CompletableFuture<DocumentSet> next =
+          client
+              .documentSets()
+              .withOptions(RequestOptions.builder().timeout(ofSeconds(1)).build())
+              .getAsync("ds_2");
+      manual.advance(ofMillis(500));
+
+      // Its turn came half a second later, as if the six had never been queued.
+      assertThat(next).succeedsWithin(10, TimeUnit.SECONDS);
+    }
+    assertThat(server.getRequestCount()).isEqualTo(2);
   }
 
   @Test

@@ -3,6 +3,7 @@ package io.formation.sdk.internal;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
@@ -173,7 +174,7 @@ public final class AsyncOperation<T> implements Sleeper.Wakeup {
   /**
    * The caller's future. Completing it in any way ({@code cancel}, {@code complete}, {@code
    * completeExceptionally}, and so {@code orTimeout} and {@code completeOnTimeout}) ends the
-   * operation.
+   * operation first, so the step it dropped is given back before anyone sees the future done.
    */
   private static final class Returned<T> extends CompletableFuture<T> {
     private final AsyncOperation<T> operation;
@@ -192,25 +193,21 @@ public final class AsyncOperation<T> implements Sleeper.Wakeup {
 
     @Override
     public boolean complete(T value) {
-      return endIf(super.complete(value));
+      operation.end();
+      return super.complete(value);
     }
 
     @Override
     public boolean completeExceptionally(Throwable error) {
-      return endIf(super.completeExceptionally(error));
+      Objects.requireNonNull(error, "error");
+      operation.end();
+      return super.completeExceptionally(error);
     }
 
     @Override
     public boolean cancel(boolean mayInterruptIfRunning) {
-      return endIf(super.cancel(mayInterruptIfRunning));
-    }
-
-    /** Ends the operation when this call is the one that completed the future. */
-    private boolean endIf(boolean completedByThisCall) {
-      if (completedByThisCall) {
-        operation.end();
-      }
-      return completedByThisCall;
+      operation.end();
+      return super.cancel(mayInterruptIfRunning);
     }
   }
 }

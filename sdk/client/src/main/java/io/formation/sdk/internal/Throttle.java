@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Future;
 import java.util.function.DoubleSupplier;
 import okhttp3.Headers;
 import okhttp3.HttpUrl;
@@ -45,7 +46,7 @@ import okhttp3.HttpUrl;
  * its wait's deadline: it fails at once with a {@code RateLimitException} when the hold is known to
  * be longer, or when its deadline passes in the queue. Every wait is a future on the client's
  * sleeper: async calls park no thread, and a turn whose future was completed or cancelled by the
- * caller is skipped and spends no token.
+ * caller is skipped, spends no token, and no longer counts in the wait of the calls behind it.
  */
 public final class Throttle {
   private static final CompletableFuture<IOException> NOW = CompletableFuture.completedFuture(null);
@@ -161,70 +162,11 @@ public final class Throttle {
   /**
    * Completes when the request may go: after any pause of its origin, then with the bucket. It
    * completes with null to go, or fails with a {@code RateLimitException} when the request would be
-   * held past its timeout or its wait's deadline; nothing was sent then.
+   * held past its timeout or its wait's deadline; nothing was sent then. Completing or cancelling
+   * it drops the wait, or the turn it queued for, so an abandoned call spends no token.
    */
   CompletableFuture<IOException> acquire(ApiRequest request) {
-    Lane lane = lane(request.url());
-    long now = ticker.nanoTime();
-    long deadline = retryPolicy.latestStart(request, now);
-    Duration left;
-    synchronized (lane) {
-      left = lane.pausedFor(now);
-    }
-    if (left.isZero()) {
-      return lane.take(request, now, deadline);
-    }
-    Duration allowed = deadline == Ticker.NEVER ? Checks.LONGEST : Duration.ofNanos(deadline - now);
-    if (allowed.compareTo(left) < 0) {
-      return heldBack(request, left, "the service's Retry-After holds calls to this origin");
-    }
-    // Each held call resumes with its own jitter, never past its deadline.
-    Duration room = allowed.minus(left);
-    Duration spread = left.compareTo(room) < 0 ? left : room;
-    Duration held =
-        left.plusNanos((long) (spread.toNanos() * RESUME_SPREAD * random.getAsDouble()));
-    return after(sleeper.delay(held), request);
-  }
-
-  /**
-   * A turn that waits for the delay and then acquires again. Completing or cancelling it drops the
-   * delay, or the turn it queued for, so an abandoned call spends no token.
-   */
-  private CompletableFuture<IOException> after(CompletableFuture<Void> delay, ApiRequest request) {
-    CompletableFuture<IOException> turn = new CompletableFuture<>();
-    delay.whenComplete(
-        (ignored, error) -> {
-          if (turn.isDone()) {
-            return;
-          }
-          if (error != null) {
-            turn.completeExceptionally(error);
-            return;
-          }
-          CompletableFuture<IOException> next;
-          try {
-            next = acquire(request);
-          } catch (RuntimeException e) {
-            turn.completeExceptionally(e);
-            return;
-          }
-          turn.whenComplete((value, failure) -> next.cancel(false));
-          next.whenComplete(
-              (value, failure) -> {
-                if (failure != null) {
-                  turn.completeExceptionally(failure);
-                } else {
-                  turn.complete(value);
-                }
-              });
-        });
-    turn.whenComplete((value, failure) -> delay.cancel(false));
-    return turn;
-  }
-
-  private CompletableFuture<IOException> heldBack(
-      ApiRequest request, Duration retryAfter, String why) {
-    return CompletableFuture.failedFuture(rateLimited(request, retryAfter, why));
+    return lane(request.url()).acquire(request, null);
   }
 
   /** The exception of a call held back: a 429 of the SDK's, with the time to retry. */
@@ -398,19 +340,6 @@ public final class Throttle {
     }
   }
 
-  /** A call waiting in a lane's queue for its turn. */
-  private static final class Turn extends CompletableFuture<IOException> {
-    final ApiRequest request;
-    final long queuedAt;
-    final long deadline;
-
-    Turn(ApiRequest request, long queuedAt, long deadline) {
-      this.request = request;
-      this.queuedAt = queuedAt;
-      this.deadline = deadline;
-    }
-  }
-
   /**
    * One origin: its pause, its learned rate, and the token bucket with its two queues. Guarded by
    * its own lock; futures are completed outside it, as a sleeper may run their callbacks at once.
@@ -446,6 +375,10 @@ public final class Throttle {
     private boolean releasing;
     private final ArrayDeque<Turn> interactive = new ArrayDeque<>();
     private final ArrayDeque<Turn> polls = new ArrayDeque<>();
+    // The live turns of each queue: a turn whose caller gave up stays queued until it is reached,
+    // but no longer counts in how long a new call would wait.
+    private int liveInteractive;
+    private int livePolls;
 
     Lane(HttpUrl origin) {
       this.origin = origin;
@@ -551,47 +484,105 @@ public final class Throttle {
       return learned || ceiling != Double.POSITIVE_INFINITY;
     }
 
-    CompletableFuture<IOException> take(ApiRequest request, long now, long deadline) {
+    /**
+     * {@link Throttle#acquire}, for a new call or for one the pause held ({@code held}, which is
+     * then the turn returned).
+     */
+    CompletableFuture<IOException> acquire(ApiRequest request, Turn held) {
+      long now = ticker.nanoTime();
+      long deadline = retryPolicy.latestStart(request, now);
+      Duration left;
+      synchronized (this) {
+        left = pausedFor(now);
+      }
+      if (left.isZero()) {
+        return take(request, now, deadline, held);
+      }
+      Duration allowed =
+          deadline == Ticker.NEVER ? Checks.LONGEST : Duration.ofNanos(deadline - now);
+      if (allowed.compareTo(left) < 0) {
+        return refuse(held, request, left, "the service's Retry-After holds calls to this origin");
+      }
+      // Each held call resumes with its own jitter, never past its deadline.
+      Duration room = allowed.minus(left);
+      Duration spread = left.compareTo(room) < 0 ? left : room;
+      Duration wait =
+          left.plusNanos((long) (spread.toNanos() * RESUME_SPREAD * random.getAsDouble()));
+      Turn turn = held != null ? held : new Turn(request);
+      turn.hold(wait);
+      return turn;
+    }
+
+    /** The call goes now: the turn held for it, if any, completes. */
+    private CompletableFuture<IOException> go(Turn held) {
+      if (held == null) {
+        return NOW;
+      }
+      held.complete(null);
+      return held;
+    }
+
+    /** The call is held back: it fails at once, nothing sent. */
+    private CompletableFuture<IOException> refuse(
+        Turn held, ApiRequest request, Duration retryAfter, String why) {
+      RuntimeException refused = rateLimited(request, retryAfter, why);
+      if (held == null) {
+        return CompletableFuture.failedFuture(refused);
+      }
+      held.completeExceptionally(refused);
+      return held;
+    }
+
+    CompletableFuture<IOException> take(ApiRequest request, long now, long deadline, Turn held) {
       boolean isInteractive = !request.isPoll();
       Turn turn;
       Duration release;
       long expected;
       synchronized (this) {
+        if (held != null && held.isDone()) {
+          // Its caller gave up as the pause ended: it neither goes nor joins a queue.
+          return held;
+        }
         if (!isActive()) {
           sent.count(now);
-          return NOW;
+          return go(held);
         }
         refill(now);
-        boolean queued = !interactive.isEmpty() || !isInteractive && !polls.isEmpty();
+        boolean queued = liveInteractive > 0 || !isInteractive && livePolls > 0;
         if (!queued && tokens >= 1) {
           tokens--;
           sent.count(now);
-          return NOW;
+          return go(held);
         }
         double rate = rate(now);
-        int ahead = interactive.size() + (isInteractive ? 0 : polls.size());
+        int ahead = liveInteractive + (isInteractive ? 0 : livePolls);
         expected = (long) (Math.max(0, ahead + 1 - tokens) / rate * 1e9);
         if (deadline != Ticker.NEVER && deadline - now < expected) {
           turn = null;
           release = Duration.ofNanos(expected);
         } else {
-          turn = new Turn(request, now, deadline);
-          (isInteractive ? interactive : polls).add(turn);
+          turn = held != null ? held : new Turn(request);
+          turn.queuedAt = now;
+          turn.deadline = deadline;
+          turn.live = true;
+          if (isInteractive) {
+            interactive.add(turn);
+            liveInteractive++;
+          } else {
+            polls.add(turn);
+            livePolls++;
+          }
           release = scheduleRelease(rate);
         }
       }
       if (turn == null) {
-        return heldBack(request, release, "the rate the service allows holds calls in a queue");
+        return refuse(held, request, release, "the rate the service allows holds calls in a queue");
       }
       startRelease(release);
-      if (deadline != Ticker.NEVER
-          && deadline - now < expected + DEADLINE_TIMER_MARGIN.toNanos()
-          && !turn.isDone()) {
+      if (deadline != Ticker.NEVER && deadline - now < expected + DEADLINE_TIMER_MARGIN.toNanos()) {
         // Overtaken by later interactive calls, a poll may still reach its deadline in the queue.
         // Timed only when the deadline is near: a turn far from it is checked when released.
-        CompletableFuture<Void> timer = sleeper.delay(Duration.ofNanos(deadline - now));
-        timer.thenRun(() -> turn.completeExceptionally(late(turn.request)));
-        turn.whenComplete((value, failure) -> timer.cancel(false));
+        turn.time(Duration.ofNanos(deadline - now));
       }
       return turn;
     }
@@ -602,7 +593,7 @@ public final class Throttle {
       synchronized (this) {
         queue =
             Duration.ofNanos(
-                (long) ((interactive.size() + polls.size()) / rate(ticker.nanoTime()) * 1e9));
+                (long) ((liveInteractive + livePolls) / rate(ticker.nanoTime()) * 1e9));
       }
       return rateLimited(request, queue, "the rate the service allows held this call in a queue");
     }
@@ -634,10 +625,22 @@ public final class Throttle {
       synchronized (this) {
         releasing = false;
         if (closed != null) {
-          failed.addAll(interactive);
-          failed.addAll(polls);
+          for (Turn turn : interactive) {
+            if (turn.live) {
+              turn.live = false;
+              failed.add(turn);
+            }
+          }
+          for (Turn turn : polls) {
+            if (turn.live) {
+              turn.live = false;
+              failed.add(turn);
+            }
+          }
           interactive.clear();
           polls.clear();
+          liveInteractive = 0;
+          livePolls = 0;
         } else {
           long now = ticker.nanoTime();
           refill(now);
@@ -646,7 +649,7 @@ public final class Throttle {
             if (turn == null) {
               break;
             }
-            if (turn.isDone()) {
+            if (!leave(turn) || turn.isDone()) {
               // Cancelled or completed by its caller: the turn goes to the next one, free.
               continue;
             }
@@ -658,7 +661,7 @@ public final class Throttle {
             sent.count(now);
             go.add(turn);
           }
-          if (!interactive.isEmpty() || !polls.isEmpty()) {
+          if (liveInteractive > 0 || livePolls > 0) {
             next = scheduleRelease(rate(now));
           }
         }
@@ -669,6 +672,29 @@ public final class Throttle {
       }
       go.forEach(turn -> turn.complete(null));
       startRelease(next);
+    }
+
+    /**
+     * Takes the turn out of its queue's count, once; a queue left with no live turn drops the
+     * abandoned ones it still holds.
+     *
+     * @return whether it was live until now
+     */
+    private boolean leave(Turn turn) {
+      synchronized (this) {
+        if (!turn.live) {
+          return false;
+        }
+        turn.live = false;
+        if (turn.request.isPoll()) {
+          if (--livePolls == 0) {
+            polls.clear();
+          }
+        } else if (--liveInteractive == 0) {
+          interactive.clear();
+        }
+        return true;
+      }
     }
 
     /** The next turn: the oldest interactive call, unless a poll waited the handicap longer. */
@@ -689,6 +715,115 @@ public final class Throttle {
         double rate = rate(now);
         tokens = Math.min(capacity(rate), tokens + elapsed * rate / 1e9);
         refilled = now;
+      }
+    }
+
+    /**
+     * A call waiting for its turn: held by a pause, then in the lane's queue. The one object the
+     * throttle keeps for a waiting call, and what its timer wakes: thousands may wait at once, and
+     * a callback on a future costs a completion object and a future of its own. However it is
+     * completed, by the lane or by its caller giving up, it leaves the queue's count first, so
+     * whoever sees it done sees the queue without it, and its timer is dropped.
+     */
+    private final class Turn extends CompletableFuture<IOException> implements Sleeper.Wakeup {
+      final ApiRequest request;
+
+      // Set under the lane's lock as it joins a queue.
+      long queuedAt;
+      long deadline;
+
+      /** Whether it counts in its queue: waiting there, and its caller still waiting for it. */
+      boolean live;
+
+      /** Whether its timer is the end of a pause, rather than its deadline in the queue. */
+      private volatile boolean held;
+
+      private volatile Future<?> timer;
+
+      Turn(ApiRequest request) {
+        this.request = request;
+      }
+
+      /** Waits out a pause, then acquires again. */
+      void hold(Duration wait) {
+        held = true;
+        startTimer(wait);
+      }
+
+      /** Fails the turn at its deadline if it is still queued then. */
+      void time(Duration untilDeadline) {
+        held = false;
+        startTimer(untilDeadline);
+      }
+
+      private void startTimer(Duration wait) {
+        if (isDone()) {
+          return;
+        }
+        Future<?> started = sleeper.after(wait, this);
+        if (started.isDone()) {
+          // Woken already: the timer it may have set since is the one to keep.
+          return;
+        }
+        timer = started;
+        if (isDone()) {
+          // Completed while the timer was being set: nothing is left for it to do.
+          started.cancel(false);
+        }
+      }
+
+      @Override
+      public void wake(Throwable failure) {
+        timer = null;
+        if (isDone()) {
+          return;
+        }
+        if (!held) {
+          // Its deadline: a closed client fails the turn through the queue, not here.
+          if (failure == null) {
+            completeExceptionally(late(request));
+          }
+          return;
+        }
+        if (failure != null) {
+          completeExceptionally(failure);
+          return;
+        }
+        try {
+          acquire(request, this);
+        } catch (RuntimeException e) {
+          completeExceptionally(e);
+        }
+      }
+
+      @Override
+      public boolean complete(IOException value) {
+        leave(this);
+        return ended(super.complete(value));
+      }
+
+      @Override
+      public boolean completeExceptionally(Throwable error) {
+        leave(this);
+        return ended(super.completeExceptionally(error));
+      }
+
+      @Override
+      public boolean cancel(boolean mayInterruptIfRunning) {
+        leave(this);
+        return ended(super.cancel(mayInterruptIfRunning));
+      }
+
+      private boolean ended(boolean byThisCall) {
+        if (byThisCall) {
+          // Again: a turn the pause held may have joined a queue while it was being completed.
+          leave(this);
+          Future<?> pending = timer;
+          if (pending != null) {
+            pending.cancel(false);
+          }
+        }
+        return byThisCall;
       }
     }
   }

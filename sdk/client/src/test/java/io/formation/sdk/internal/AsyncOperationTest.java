@@ -3,7 +3,11 @@ package io.formation.sdk.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 class AsyncOperationTest {
@@ -42,5 +46,25 @@ class AsyncOperationTest {
     operation.result().cancel(true);
 
     assertThat(wait).isCancelled();
+  }
+
+  @Test
+  void whoeverSeesTheCallersFutureEndedSeesItsStepAlreadyGivenBack() {
+    for (Consumer<CompletableFuture<String>> abandon :
+        List.<Consumer<CompletableFuture<String>>>of(
+            f -> f.cancel(false),
+            f -> f.complete("enough"),
+            f -> f.completeExceptionally(new TimeoutException()),
+            f -> f.orTimeout(1, TimeUnit.NANOSECONDS))) {
+      AsyncOperation<String> operation = new AsyncOperation<>(null);
+      CompletableFuture<Void> step = new CompletableFuture<>();
+      operation.track(step);
+      CompletableFuture<Boolean> stepCancelledWhenSeen =
+          operation.result().handle((value, error) -> step.isCancelled());
+
+      abandon.accept(operation.result());
+
+      assertThat(stepCancelledWhenSeen.join()).isTrue();
+    }
   }
 }

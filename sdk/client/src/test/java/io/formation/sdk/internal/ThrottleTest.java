@@ -281,6 +281,62 @@ class ThrottleTest {
   }
 
   @Test
+  void callsWhoseCallersGaveUpNoLongerCountInTheQueueAheadOfALaterCall() {
+    for (Consumer<CompletableFuture<String>> abandon :
+        List.<Consumer<CompletableFuture<String>>>of(
+            f -> f.orTimeout(1, TimeUnit.NANOSECONDS),
+            f -> f.cancel(false),
+            f -> f.complete("enough"))) {
+      Throttle throttle = throttle(2, 1);
+      throttle.acquire(create());
+      for (int i = 0; i < 6; i++) {
+        AsyncOperation<String> operation = new AsyncOperation<>(Runnable::run);
+        operation.track(throttle.acquire(create()));
+        abandon.accept(operation.result());
+        operation.result().handle((value, error) -> null).join();
+      }
+
+      CompletableFuture<IOException> hurried = throttle.acquire(create(Duration.ofSeconds(1)));
+
+      // Only its own turn is ahead of it, half a second away: queued, not refused.
+      assertThat(hurried).isNotDone();
+      time.advance(Duration.ofMillis(500));
+      assertThat(hurried).isCompletedWithValue(null);
+    }
+  }
+
+  @Test
+  void aPollLateInTheQueueIsToldTheWaitOfTheLiveCallsOnly() {
+    Throttle throttle = throttle(1, 1);
+    throttle.acquire(create());
+    CompletableFuture<IOException> poll = throttle.acquire(poll(SET, Duration.ofMillis(2_500)));
+    throttle.acquire(create());
+    throttle.acquire(create());
+    throttle.acquire(create());
+    for (int i = 0; i < 5; i++) {
+      throttle.acquire(create()).cancel(false);
+    }
+
+    time.advance(Duration.ofMillis(2_500));
+
+    // Two creates have gone; the third and the poll itself were still waiting, not the five.
+    assertThat(failure(poll).retryAfter()).contains(Duration.ofSeconds(2));
+  }
+
+  @Test
+  void aWaitingCallHangsNoCallbackOnItsTurnWhetherHeldByAPauseOrTimedInTheQueue() {
+    Throttle throttle = throttle(1, 1);
+    throttle.acquire(create());
+    CompletableFuture<IOException> timed = throttle.acquire(poll(SET, Duration.ofSeconds(3)));
+    throttle.observe(poll(SET), answer(429, "10"), time.nanoTime());
+    CompletableFuture<IOException> paused = throttle.acquire(create());
+
+    // Thousands wait at once: each is one object, not a chain of futures and callbacks.
+    assertThat(timed.getNumberOfDependents()).isZero();
+    assertThat(paused.getNumberOfDependents()).isZero();
+  }
+
+  @Test
   void aCallAbandonedDuringAPauseTakesNoTurnAfterIt() {
     Throttle throttle = throttle(1, 1);
     throttle.observe(poll(SET), answer(429, "10"), time.nanoTime());
