@@ -92,26 +92,28 @@ final class Workflow {
     while (true) {
       PollResult result = client.documentSets().poll(wait, options);
       wait = result.waitState();
-      switch (result.kind()) {
-        case COMPLETE:
-          return result.set().orElseThrow();
-        case INPUT_NEEDED:
-          if (++rounds > MAX_ROUNDS) {
-            throw result.failure().orElseThrow();
-          }
-          cli.out.println("# document set " + wait.setId() + " needs input again");
-          List<Form> forms = client.forms().list(wait.setId());
-          List<Form> asked =
-              forms.stream().filter(f -> !f.actions().isEmpty() && !FormFiller.fits(f)).toList();
-          fillAndSubmit(asked.isEmpty() ? forms : asked);
-          wait = wait.withSubmission(Instant.now());
-          printResume(wait);
-          break;
-        case CHANGED:
-          printResume(wait);
-          break;
-        default:
-          break;
+      if (result.kind() == PollResult.Kind.COMPLETE) {
+        return result.set().orElseThrow();
+      }
+      // Acted on whether told by this poll or by one before a resume.
+      if (result.needsInput()) {
+        if (++rounds > MAX_ROUNDS) {
+          throw new IllegalStateException(
+              "document set "
+                  + wait.setId()
+                  + " still needs input after "
+                  + MAX_ROUNDS
+                  + " rounds");
+        }
+        cli.out.println("# document set " + wait.setId() + " needs input again");
+        List<Form> forms = client.forms().list(wait.setId());
+        List<Form> asked =
+            forms.stream().filter(f -> !f.actions().isEmpty() && !FormFiller.fits(f)).toList();
+        fillAndSubmit(asked.isEmpty() ? forms : asked);
+        wait = wait.withSubmission(Instant.now());
+        printResume(wait);
+      } else if (result.kind() == PollResult.Kind.CHANGED) {
+        printResume(wait);
       }
       pause(result.nextPollIn());
     }

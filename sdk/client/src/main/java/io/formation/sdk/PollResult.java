@@ -90,6 +90,17 @@ public record PollResult(
   }
 
   /**
+   * {@return whether the set needs input now: told by this poll ({@link Kind#INPUT_NEEDED}), or
+   * earlier in this episode and still {@code input_needed}} A scheduler that acts on input needed
+   * (fills and submits forms, say) reads this rather than the kind, so that a wait resumed after it
+   * was told still acts; a scheduler that only notifies reads the kind, told once.
+   */
+  public boolean needsInput() {
+    return kind == Kind.INPUT_NEEDED
+        || waitState.inputNeededTold() && set.map(s -> s.state().needsInput()).orElse(false);
+  }
+
+  /**
    * {@return the time from this poll to the next one: what a caller that sleeps between polls
    * sleeps} Zero for {@link Kind#COMPLETE}.
    */
