@@ -73,7 +73,7 @@ final class DocSnippets {
       case COMPLETE -> System.out.println(id + " is complete");
       case INPUT_NEEDED -> System.out.println(result.failure().orElseThrow().getMessage());
       case CHANGED -> System.out.println(id + " is " + result.set().orElseThrow().state());
-      case UNCHANGED, FAILED_TRANSIENTLY -> {}
+      case UNCHANGED, FAILED_TRANSIENTLY, FAILED -> {}
     }
     waits.put(id, result.waitState().encode()); // saved before the next poll is scheduled
     return result.nextPollAt(); // run this again then (unless complete)
