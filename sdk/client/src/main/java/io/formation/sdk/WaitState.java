@@ -3,7 +3,6 @@ package io.formation.sdk;
 import io.formation.sdk.internal.Checks;
 import io.formation.sdk.internal.Origins;
 import io.formation.sdk.model.DocumentSetState;
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
@@ -382,8 +381,19 @@ public final class WaitState {
     return epochMilli == NONE ? null : Instant.ofEpochMilli(epochMilli);
   }
 
+  /** Whether the text has no lone surrogate; checked on every poll, so without an encoder. */
   private static boolean wellFormed(String text) {
-    return StandardCharsets.UTF_8.newEncoder().canEncode(text);
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (Character.isHighSurrogate(c)
+          && i + 1 < text.length()
+          && Character.isLowSurrogate(text.charAt(i + 1))) {
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**

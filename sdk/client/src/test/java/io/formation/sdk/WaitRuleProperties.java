@@ -294,7 +294,9 @@ class WaitRuleProperties {
   @Provide
   Arbitrary<Scenario> scenarios() {
     Arbitrary<String> saveable =
-        ids().filter(id -> WaitCodec.escape(id).length() <= WaitState.LONGEST_ID);
+        ids()
+            .filter(id -> WaitCodec.escape(id).length() <= WaitState.LONGEST_ID)
+            .filter(id -> java.nio.charset.StandardCharsets.UTF_8.newEncoder().canEncode(id));
     return Combinators.combine(
             options(), saveable, events().list().ofMaxSize(40), Arbitraries.longs())
         .as(Scenario::new);
