@@ -181,13 +181,17 @@ export function App() {
       setFocus(next ? { formId: next.id, target: 'first' } : { target: 'progress' });
     } catch (error) {
       if (error instanceof ApiError && error.status === 409) {
-        // The set takes no values for this form now: following it says what happens next. That
-        // holds for a form never accepted here too: a set moves on only once the service holds
-        // every form, so it took this one from a submission whose answer was lost on the way.
+        // The set takes no values for this form now. A form never accepted here was taken from a
+        // submission whose answer was lost (a set moves on only once the service holds every form),
+        // so it is accepted now: the set may be back in input_needed before the page follows it.
         update(formId, (current) => ({
-          status: current.accepted ? 'done' : 'open',
+          status: 'done',
+          accepted: true,
           errors: [],
-          notice: 'The service has moved on and takes no changes to this form now; it keeps the values it accepted.',
+          ...(current.accepted && { initial: current.lastAccepted ?? current.initial, version: ++versions }),
+          notice: current.accepted
+            ? 'The service has moved on and takes no changes to this form now; it keeps the values it accepted.'
+            : 'The service took these values; its answer was lost on the way.',
         }));
         setPhase('following');
         return;
