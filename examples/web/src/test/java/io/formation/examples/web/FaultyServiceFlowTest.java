@@ -83,7 +83,8 @@ class FaultyServiceFlowTest {
     @Autowired FormationSandbox sandbox;
 
     @Test
-    void aPersonGoesFromStartToCompleteWithOneDocumentSetHoldingWhatTheyTyped() throws IOException {
+    void aPersonGetsThroughThirtyPercentFailuresWithOneDocumentSetHoldingWhatTheyTyped()
+        throws IOException {
       Visitor visitor = new Visitor(port, sandbox, "faults-30");
       visitor.goesFromStartToComplete();
       // Seed 4418, with few faults before the last form, so that its requests come in the same
@@ -117,7 +118,8 @@ class FaultyServiceFlowTest {
     @Autowired FormationSandbox sandbox;
 
     @Test
-    void aPersonGoesFromStartToCompleteWithOneDocumentSetHoldingWhatTheyTyped() throws IOException {
+    void aPersonGetsThroughHalfTheRequestsFailingWithOneDocumentSetHoldingWhatTheyTyped()
+        throws IOException {
       new Visitor(port, sandbox, "faults-50").goesFromStartToComplete();
     }
   }
