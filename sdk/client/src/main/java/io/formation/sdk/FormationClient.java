@@ -10,6 +10,7 @@ import io.formation.sdk.internal.SchedulerSleeper;
 import io.formation.sdk.internal.Sleeper;
 import io.formation.sdk.internal.Throttle;
 import io.formation.sdk.internal.Ticker;
+import io.formation.sdk.internal.Time;
 import io.formation.sdk.internal.Timeout;
 import io.formation.sdk.internal.Transport;
 import io.formation.sdk.internal.Version;
@@ -117,17 +118,14 @@ public final class FormationClient implements AutoCloseable {
             .writeTimeout(builder.writeTimeout)
             .callTimeout(builder.callTimeout)
             .build();
-    RetryPolicy retryPolicy =
-        new RetryPolicy(
-            builder.maxRetries,
-            Duration.ofMillis(500),
-            Duration.ofSeconds(8),
-            builder.maxRetryAfter,
-            builder.callTimeout,
+    Time time =
+        new Time(
             builder.clock,
             builder.ticker,
+            builder.sleeper != null ? builder.sleeper : scheduler,
             builder.random);
-    Sleeper sleeper = builder.sleeper != null ? builder.sleeper : scheduler;
+    RetryPolicy retryPolicy =
+        new RetryPolicy(builder.maxRetries, builder.maxRetryAfter, builder.callTimeout, time);
     this.ownCompletions = builder.completionExecutor == null ? newCompletionExecutor() : null;
     this.transport =
         new Transport(
@@ -136,14 +134,12 @@ public final class FormationClient implements AutoCloseable {
             builder.tokenProvider,
             retryPolicy,
             new Throttle(
-                builder.ticker,
-                sleeper,
-                builder.random,
+                time,
                 retryPolicy,
                 Exceptions.INSTANCE,
                 builder.budgetPerSecond,
                 builder.budgetBurst),
-            sleeper,
+            time,
             scheduler,
             builder.completionExecutor == null ? ownCompletions : builder.completionExecutor,
             Exceptions.INSTANCE,
@@ -159,8 +155,7 @@ public final class FormationClient implements AutoCloseable {
             origins,
             forms,
             submissions,
-            new WaitLoop(
-                transport, null, builder.clock, builder.ticker, builder.random, retryPolicy),
+            new WaitLoop(transport, null, time, retryPolicy),
             RequestOptions.none());
   }
 
@@ -318,7 +313,7 @@ public final class FormationClient implements AutoCloseable {
     private boolean allowInsecureHttp;
     private String userAgentProduct;
     private Clock clock = Clock.systemUTC();
-    private Ticker ticker = Ticker.SYSTEM;
+    private Ticker ticker = Time.SYSTEM_TICKER;
     private Sleeper sleeper;
     private DoubleSupplier random = new ThreadRandom();
 

@@ -2,10 +2,9 @@ package io.formation.sdk;
 
 import io.formation.sdk.internal.ApiRequest;
 import io.formation.sdk.internal.AsyncOperation;
-import io.formation.sdk.internal.Checks;
 import io.formation.sdk.internal.JsonResponse;
 import io.formation.sdk.internal.RetryPolicy;
-import io.formation.sdk.internal.Ticker;
+import io.formation.sdk.internal.Time;
 import io.formation.sdk.internal.Transport;
 import io.formation.sdk.internal.Wire;
 import io.formation.sdk.model.DocumentSet;
@@ -14,7 +13,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
-import java.util.function.DoubleSupplier;
 import java.util.function.Function;
 
 /**
@@ -25,47 +23,41 @@ import java.util.function.Function;
 final class WaitLoop {
   private final Transport transport;
   private final Function<String, ApiRequest> request;
-  private final Clock clock;
-  private final Ticker ticker;
-  private final DoubleSupplier random;
+  private final Time time;
   private final RetryPolicy retryPolicy;
   private volatile WaitRule lastRule;
 
   WaitLoop(
       Transport transport,
       Function<String, ApiRequest> request,
-      Clock clock,
-      Ticker ticker,
-      DoubleSupplier random,
+      Time time,
       RetryPolicy retryPolicy) {
     this.transport = transport;
     this.request = request;
-    this.clock = clock;
-    this.ticker = ticker;
-    this.random = random;
+    this.time = time;
     this.retryPolicy = retryPolicy;
   }
 
   /** This loop, its polls built by {@code request} (a view's, with its request options). */
   WaitLoop withRequests(Function<String, ApiRequest> request) {
-    return new WaitLoop(transport, request, clock, ticker, random, retryPolicy);
+    return new WaitLoop(transport, request, time, retryPolicy);
   }
 
   /** The wall clock a wait with these options reads. */
   Clock clock(PollOptions options) {
-    return options.clock().orElse(clock);
+    return options.clock().orElse(time.clock());
   }
 
   PollResult poll(WaitState wait, PollOptions options) {
     WaitRule rule = rule(options);
-    WaitClock time = new WaitClock(clock(options), ticker);
+    WaitClock time = new WaitClock(clock(options), this.time.ticker());
     awaitTurn(rule, wait, time.now(), time, null);
     return tell(rule, wait, endsAt(wait, pollOnce(rule, wait, time, null), time), time);
   }
 
   DocumentSet await(WaitState wait, PollOptions options) {
     WaitRule rule = rule(options);
-    WaitClock time = new WaitClock(clock(options), ticker);
+    WaitClock time = new WaitClock(clock(options), this.time.ticker());
     wait = rule.takenUp(wait, time.now());
     FormationException lastFailure = null;
     while (true) {
@@ -124,7 +116,7 @@ final class WaitLoop {
       return;
     }
     try {
-      transport.sleeper().sleep(Checks.capped(duration));
+      transport.sleeper().sleep(Time.capped(duration));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw Exceptions.INSTANCE.failure(
@@ -134,7 +126,7 @@ final class WaitLoop {
 
   CompletableFuture<PollResult> pollAsync(WaitState wait, PollOptions options) {
     WaitRule rule = rule(options);
-    WaitClock time = new WaitClock(clock(options), ticker);
+    WaitClock time = new WaitClock(clock(options), this.time.ticker());
     AsyncOperation<PollResult> operation = new AsyncOperation<>(transport.completions());
     Instant due = time.now();
     turnAsync(
@@ -157,7 +149,7 @@ final class WaitLoop {
 
   CompletableFuture<DocumentSet> awaitAsync(WaitState start, PollOptions options) {
     WaitRule rule = rule(options);
-    WaitClock time = new WaitClock(clock(options), ticker);
+    WaitClock time = new WaitClock(clock(options), this.time.ticker());
     AsyncOperation<DocumentSet> operation = new AsyncOperation<>(transport.completions());
     WaitState wait = rule.takenUp(start, time.now());
     operation.run(() -> loopAsync(rule, wait, time, null, operation));
@@ -272,7 +264,7 @@ final class WaitLoop {
     if (wait.isNegative() || wait.isZero()) {
       operation.run(next);
     } else {
-      operation.after(transport.sleeper(), Checks.capped(wait), next);
+      operation.after(transport.sleeper(), Time.capped(wait), next);
     }
   }
 
@@ -325,7 +317,7 @@ final class WaitLoop {
   private WaitRule rule(PollOptions options) {
     WaitRule last = lastRule;
     if (last == null || last.options() != options) {
-      last = new WaitRule(options, random, retryPolicy);
+      last = new WaitRule(options, time.random(), retryPolicy);
       lastRule = last;
     }
     return last;

@@ -1,7 +1,7 @@
 package io.formation.sdk;
 
-import io.formation.sdk.internal.Checks;
 import io.formation.sdk.internal.Origins;
+import io.formation.sdk.internal.Time;
 import io.formation.sdk.model.DocumentSetState;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -100,7 +100,7 @@ public final class WaitState {
     this.setId = Origins.requireId("document set id", setId);
     this.started = inRange("start", started);
     this.deadline = deadline == NO_DEADLINE ? NO_DEADLINE : inRange("deadline", deadline);
-    if (interval < 1 || interval > Checks.LONGEST.toMillis()) {
+    if (interval < 1 || interval > Time.FOREVER.toMillis()) {
       throw new IllegalArgumentException("interval must be 1 ms to 100 years, was " + interval);
     }
     this.interval = interval;
@@ -153,9 +153,8 @@ public final class WaitState {
               + LONGEST_ID);
     }
     long started = now.toEpochMilli();
-    // A timeout too long for clock arithmetic means none, as everywhere in the SDK.
     long deadline =
-        options.timeout().compareTo(Checks.LONGEST) >= 0
+        Time.isForever(options.timeout())
             ? NO_DEADLINE
             : Math.min(started + options.timeout().toMillis(), LATEST_MILLI);
     return new WaitState(
@@ -236,7 +235,7 @@ public final class WaitState {
   }
 
   private static long millis(Duration duration) {
-    return Math.max(1, Checks.capped(duration).toMillis());
+    return Math.max(1, Time.capped(duration).toMillis());
   }
 
   /**

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.MissingNode;
 import io.formation.sdk.internal.RetryPolicy;
+import io.formation.sdk.internal.Time;
 import io.formation.sdk.model.DocumentSet;
 import io.formation.sdk.model.DocumentSetState;
 import java.time.Clock;
@@ -274,13 +275,9 @@ class WaitRuleProperties {
     Clock clock = Clock.fixed(START, ZoneOffset.UTC);
     return new RetryPolicy(
         2,
-        Duration.ofMillis(500),
-        Duration.ofSeconds(8),
         Duration.ofSeconds(60),
         Duration.ofSeconds(30),
-        clock,
-        System::nanoTime,
-        () -> 0.5);
+        new Time(clock, System::nanoTime, null, () -> 0.5));
   }
 
   private static Instant earlier(Instant a, Instant b) {

@@ -5,9 +5,6 @@ import java.util.Objects;
 
 /** The value rules the SDK applies in more than one place, each written once. */
 public final class Checks {
-  /** A wait no clock arithmetic overflows with: longer waits are taken as this one (~100 years). */
-  public static final Duration LONGEST = Duration.ofDays(36_500);
-
   private Checks() {}
 
   /** Whether the text is an RFC 9110 {@code token}, as an HTTP method must be. */
@@ -104,10 +101,5 @@ public final class Checks {
       throw new IllegalArgumentException(name + " must not be negative, was " + value);
     }
     return value;
-  }
-
-  /** The duration, at most {@link #LONGEST}. */
-  public static Duration capped(Duration duration) {
-    return duration.compareTo(LONGEST) > 0 ? LONGEST : duration;
   }
 }

@@ -43,12 +43,12 @@ public final class SchedulerSleeper implements Sleeper, AutoCloseable {
 
   @Override
   public CompletableFuture<Void> delay(Duration duration) {
-    return schedule(new Wake(nanosAfter(Checks.capped(duration)), null));
+    return schedule(new Wake(nanosAfter(Time.capped(duration)), null));
   }
 
   @Override
   public Future<?> after(Duration duration, Wakeup then) {
-    return schedule(new Wake(nanosAfter(Checks.capped(duration)), then));
+    return schedule(new Wake(nanosAfter(Time.capped(duration)), then));
   }
 
   private Wake schedule(Wake wake) {
@@ -103,10 +103,7 @@ public final class SchedulerSleeper implements Sleeper, AutoCloseable {
   }
 
   private static long nanosAfter(Duration duration) {
-    long now = System.nanoTime();
-    long nanos = duration.toNanos();
-    // Saturated: a wait of a century must not wrap around to the past.
-    return now + nanos < now ? Long.MAX_VALUE : now + nanos;
+    return Time.SYSTEM_TICKER.after(duration);
   }
 
   private static IllegalStateException closed(Throwable cause) {
@@ -175,7 +172,7 @@ public final class SchedulerSleeper implements Sleeper, AutoCloseable {
 
     @Override
     public long getDelay(TimeUnit unit) {
-      return unit.convert(due - System.nanoTime(), TimeUnit.NANOSECONDS);
+      return unit.convert(Time.left(due, Time.SYSTEM_TICKER.nanoTime()), TimeUnit.NANOSECONDS);
     }
 
     @Override

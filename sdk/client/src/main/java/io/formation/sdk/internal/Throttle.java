@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
-import java.util.function.DoubleSupplier;
 import okhttp3.Headers;
 import okhttp3.HttpUrl;
 
@@ -128,7 +127,7 @@ public final class Throttle {
 
   private final Ticker ticker;
   private final Sleeper sleeper;
-  private final DoubleSupplier random;
+  private final Time time;
   private final RetryPolicy retryPolicy;
   private final Failures failures;
   private final double ceiling;
@@ -143,16 +142,10 @@ public final class Throttle {
    * @param burst how many requests the budget lets through at once
    */
   public Throttle(
-      Ticker ticker,
-      Sleeper sleeper,
-      DoubleSupplier random,
-      RetryPolicy retryPolicy,
-      Failures failures,
-      double perSecond,
-      int burst) {
-    this.ticker = ticker;
-    this.sleeper = sleeper;
-    this.random = random;
+      Time time, RetryPolicy retryPolicy, Failures failures, double perSecond, int burst) {
+    this.time = time;
+    this.ticker = time.ticker();
+    this.sleeper = time.sleeper();
     this.retryPolicy = retryPolicy;
     this.failures = failures;
     this.ceiling = perSecond > 0 ? perSecond : Double.POSITIVE_INFINITY;
@@ -171,7 +164,7 @@ public final class Throttle {
 
   /** The exception of a call held back: a 429 of the SDK's, with the time to retry. */
   private RuntimeException rateLimited(ApiRequest request, Duration retryAfter, String why) {
-    long seconds = Math.max(1, Checks.capped(retryAfter).plusMillis(999).getSeconds());
+    long seconds = Math.max(1, Time.capped(retryAfter).plusMillis(999).getSeconds());
     return failures.forStatus(
         request.method(),
         request.url().toString(),
@@ -242,11 +235,7 @@ public final class Throttle {
    * @param sentAt when the attempt was sent, by {@link #now()}
    */
   void observe(ApiRequest request, Outcome outcome, long sentAt) {
-    int status = outcome.statusCode();
-    if (outcome.failure() != null) {
-      return;
-    }
-    if (!RetryPolicy.pausesOrigin(status)) {
+    if (retryPolicy.isAnswered(outcome)) {
       Lane lane = existing(request.url());
       if (lane != null) {
         synchronized (lane) {
@@ -255,18 +244,16 @@ public final class Throttle {
       }
       return;
     }
-    Duration retryAfter = retryPolicy.retryAfter(outcome.headers());
-    if (status == 503 && retryAfter == null) {
-      // An outage rather than a limit: nothing to learn about the rate.
+    if (!retryPolicy.teachesRate(outcome)) {
       return;
     }
+    Duration pause = retryPolicy.pauseAfter(outcome);
     Lane lane = lane(request.url());
     long now = ticker.nanoTime();
     synchronized (lane) {
       lane.refused(now, sentAt);
-      if (retryAfter != null && !retryAfter.isZero()) {
-        Duration max = retryPolicy.maxRetryAfter();
-        lane.pause(sentAt, Checks.capped(retryAfter.compareTo(max) > 0 ? max : retryAfter));
+      if (pause != null) {
+        lane.pause(sentAt, pause);
       }
     }
   }
@@ -392,18 +379,18 @@ public final class Throttle {
       if (!paused) {
         return Duration.ZERO;
       }
-      if (pauseUntil != Ticker.NEVER && pauseUntil - now <= 0) {
-        if (pauseSettled != Ticker.NEVER && pauseSettled - now <= 0) {
+      if (pauseUntil != Time.NEVER && pauseUntil - now <= 0) {
+        if (pauseSettled != Time.NEVER && pauseSettled - now <= 0) {
           // Kept until the held calls have all resumed, so their refusals stay expected.
           paused = false;
         }
         return Duration.ZERO;
       }
-      return pauseUntil == Ticker.NEVER ? Checks.LONGEST : Duration.ofNanos(pauseUntil - now);
+      return pauseUntil == Time.NEVER ? Time.FOREVER : Duration.ofNanos(pauseUntil - now);
     }
 
     void pause(long sentAt, Duration pause) {
-      if (paused && (pauseSettled == Ticker.NEVER || sentAt - pauseSettled < 0)) {
+      if (paused && (pauseSettled == Time.NEVER || sentAt - pauseSettled < 0)) {
         return;
       }
       paused = true;
@@ -412,8 +399,8 @@ public final class Throttle {
         // Nothing is sent, and so nothing learned, while paused: the climb starts as calls resume.
         climbFrom = pauseUntil;
       }
-      long spread = (long) (Checks.capped(pause).toNanos() * RESUME_SPREAD);
-      pauseSettled = ticker.after(Checks.capped(pause.plusNanos(spread)));
+      long spread = (long) (Time.capped(pause).toNanos() * RESUME_SPREAD);
+      pauseSettled = ticker.after(Time.capped(pause.plusNanos(spread)));
     }
 
     /**
@@ -498,16 +485,14 @@ public final class Throttle {
       if (left.isZero()) {
         return take(request, now, deadline, held);
       }
-      Duration allowed =
-          deadline == Ticker.NEVER ? Checks.LONGEST : Duration.ofNanos(deadline - now);
+      Duration allowed = deadline == Time.NEVER ? Time.FOREVER : Duration.ofNanos(deadline - now);
       if (allowed.compareTo(left) < 0) {
         return refuse(held, request, left, "the service's Retry-After holds calls to this origin");
       }
       // Each held call resumes with its own jitter, never past its deadline.
       Duration room = allowed.minus(left);
       Duration spread = left.compareTo(room) < 0 ? left : room;
-      Duration wait =
-          left.plusNanos((long) (spread.toNanos() * RESUME_SPREAD * random.getAsDouble()));
+      Duration wait = left.plusNanos((long) (spread.toNanos() * RESUME_SPREAD * time.draw()));
       Turn turn = held != null ? held : new Turn(request);
       turn.hold(wait);
       return turn;
@@ -557,7 +542,7 @@ public final class Throttle {
         double rate = rate(now);
         int ahead = liveInteractive + (isInteractive ? 0 : livePolls);
         expected = (long) (Math.max(0, ahead + 1 - tokens) / rate * 1e9);
-        if (deadline != Ticker.NEVER && deadline - now < expected) {
+        if (deadline != Time.NEVER && deadline - now < expected) {
           turn = null;
           release = Duration.ofNanos(expected);
         } else {
@@ -579,7 +564,7 @@ public final class Throttle {
         return refuse(held, request, release, "the rate the service allows holds calls in a queue");
       }
       startRelease(release);
-      if (deadline != Ticker.NEVER && deadline - now < expected + DEADLINE_TIMER_MARGIN.toNanos()) {
+      if (deadline != Time.NEVER && deadline - now < expected + DEADLINE_TIMER_MARGIN.toNanos()) {
         // Overtaken by later interactive calls, a poll may still reach its deadline in the queue.
         // Timed only when the deadline is near: a turn far from it is checked when released.
         turn.time(Duration.ofNanos(deadline - now));
@@ -653,7 +638,7 @@ public final class Throttle {
               // Cancelled or completed by its caller: the turn goes to the next one, free.
               continue;
             }
-            if (turn.deadline != Ticker.NEVER && turn.deadline - now < 0) {
+            if (turn.deadline != Time.NEVER && turn.deadline - now < 0) {
               late.add(turn);
               continue;
             }

@@ -41,7 +41,7 @@ public record Timeout(Duration value) {
   }
 
   /**
-   * A wait's overall timeout: positive, of any length (one longer than {@link Checks#LONGEST} is
+   * A wait's overall timeout: positive, of any length (one longer than {@link Time#FOREVER} is
    * taken as that, by the wait).
    *
    * @throws IllegalArgumentException if not positive

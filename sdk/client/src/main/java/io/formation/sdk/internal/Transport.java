@@ -39,7 +39,7 @@ public final class Transport {
   private final Failures failures;
   private final Events events;
   private final Responses responses;
-  private final Sleeper sleeper;
+  private final Time time;
   private final SchedulerSleeper scheduler;
   private final Executor completions;
   private final String userAgent;
@@ -53,7 +53,6 @@ public final class Transport {
 
   /**
    * @param http the client to send with; the transport adds its own network interceptor to it
-   * @param sleeper how the transport waits between attempts
    * @param scheduler the client's own scheduler, for the check of interrupted blocking calls
    * @param completions where the futures returned to callers complete
    * @param maxResponseBytes the most of a response body that is read
@@ -64,7 +63,7 @@ public final class Transport {
       TokenProvider tokens,
       RetryPolicy retryPolicy,
       Throttle throttle,
-      Sleeper sleeper,
+      Time time,
       SchedulerSleeper scheduler,
       Executor completions,
       Failures failures,
@@ -87,7 +86,7 @@ public final class Transport {
     this.failures = failures;
     this.events = events;
     this.responses = new Responses(retryPolicy, failures, maxResponseBytes);
-    this.sleeper = sleeper;
+    this.time = time;
     this.scheduler = scheduler;
     this.completions = completions;
     this.userAgent = userAgent;
@@ -95,7 +94,7 @@ public final class Transport {
   }
 
   public Sleeper sleeper() {
-    return sleeper;
+    return time.sleeper();
   }
 
   public Events events() {
@@ -132,8 +131,7 @@ public final class Transport {
         unanswered(request, attempt, reported, 0);
         throw refused;
       }
-      long started = System.nanoTime();
-      long sentAt = throttle.now();
+      long started = time.now();
       if (!reported) {
         // Reported once per attempt: one held back by a pause and sent later is still one.
         events.attemptStarted(request, attempt, retryPolicy.maxAttempts(request));
@@ -143,22 +141,17 @@ public final class Transport {
       if (heldByPause(outcome)) {
         continue;
       }
-      throttle.observe(request, outcome, sentAt);
+      throttle.observe(request, outcome, started);
       Duration delay = closed ? null : retryPolicy.delayAfter(request, attempt, outcome);
       events.attemptFinished(
-          request,
-          attempt,
-          retryPolicy.maxAttempts(request),
-          outcome,
-          System.nanoTime() - started,
-          delay);
+          request, attempt, retryPolicy.maxAttempts(request), outcome, time.now() - started, delay);
       if (delay == null) {
         return responses.finish(request, attempt, outcome, reader, closed);
       }
       attempt++;
       reported = false;
       try {
-        sleeper.sleep(delay);
+        time.sleeper().sleep(delay);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw failures.failure(
@@ -276,8 +269,7 @@ public final class Transport {
       AsyncOperation<T> operation) {
     Attempt inFlight = newCall(request);
     Call call = inFlight.call();
-    long started = System.nanoTime();
-    long sentAt = throttle.now();
+    long started = time.now();
     CompletableFuture<Outcome> outcome = new CompletableFuture<>();
     outcome.whenComplete(
         (ignored, error) -> {
@@ -319,7 +311,7 @@ public final class Transport {
                 () -> {
                   if (operation.isDone()) {
                     // The caller ended the call (cancel, orTimeout, complete) before its answer.
-                    unanswered(request, attempt, true, System.nanoTime() - started);
+                    unanswered(request, attempt, true, time.now() - started);
                     return;
                   }
                   if (error != null) {
@@ -327,14 +319,7 @@ public final class Transport {
                   } else if (heldByPause(done)) {
                     attemptAsync(request, reader, attempt, true, operation);
                   } else {
-                    afterAttempt(
-                        request,
-                        reader,
-                        attempt,
-                        operation,
-                        done,
-                        System.nanoTime() - started,
-                        sentAt);
+                    afterAttempt(request, reader, attempt, operation, done, started);
                   }
                 }));
   }
@@ -346,9 +331,9 @@ public final class Transport {
       int attempt,
       AsyncOperation<T> operation,
       Outcome outcome,
-      long nanos,
-      long sentAt) {
-    throttle.observe(request, outcome, sentAt);
+      long started) {
+    throttle.observe(request, outcome, started);
+    long nanos = time.now() - started;
     Duration delay = closed ? null : retryPolicy.delayAfter(request, attempt, outcome);
     events.attemptFinished(
         request, attempt, retryPolicy.maxAttempts(request), outcome, nanos, delay);
@@ -357,7 +342,7 @@ public final class Transport {
       return;
     }
     operation.after(
-        sleeper, delay, () -> attemptAsync(request, reader, attempt + 1, false, operation));
+        time.sleeper(), delay, () -> attemptAsync(request, reader, attempt + 1, false, operation));
   }
 
   /**

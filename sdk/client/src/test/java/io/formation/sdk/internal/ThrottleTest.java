@@ -30,16 +30,12 @@ class ThrottleTest {
   final Sleeper sleeper = TestSleepers.of(time::sleep, time::delay);
   final RetryPolicy policy = policy(Duration.ZERO);
 
+  Time time(java.util.function.DoubleSupplier random) {
+    return new Time(time, ticker, sleeper, random);
+  }
+
   RetryPolicy policy(Duration callTimeout) {
-    return new RetryPolicy(
-        2,
-        Duration.ofMillis(500),
-        Duration.ofSeconds(8),
-        Duration.ofMinutes(1),
-        callTimeout,
-        time,
-        ticker,
-        () -> 1.0);
+    return new RetryPolicy(2, Duration.ofMinutes(1), callTimeout, time(() -> 1.0));
   }
 
   /**
@@ -48,13 +44,12 @@ class ThrottleTest {
    */
   Throttle jittered() {
     Random random = new Random(21);
-    return new Throttle(
-        ticker, sleeper, random::nextDouble, policy, (Failures) TestFailures.INSTANCE, 0, 0);
+    return new Throttle(time(random::nextDouble), policy, (Failures) TestFailures.INSTANCE, 0, 0);
   }
 
   Throttle throttle(double perSecond, int burst) {
     return new Throttle(
-        ticker, sleeper, () -> 1.0, policy, (Failures) TestFailures.INSTANCE, perSecond, burst);
+        time(() -> 1.0), policy, (Failures) TestFailures.INSTANCE, perSecond, burst);
   }
 
   static ApiRequest poll(HttpUrl url) {
@@ -195,9 +190,7 @@ class ThrottleTest {
   void theClientsCallTimeoutBoundsTheHoldOfACallWithoutItsOwn() {
     Throttle throttle =
         new Throttle(
-            ticker,
-            sleeper,
-            () -> 1.0,
+            time(() -> 1.0),
             policy(Duration.ofSeconds(10)),
             (Failures) TestFailures.INSTANCE,
             0,
