@@ -1,8 +1,10 @@
 package io.formation.sdk;
 
 import com.fasterxml.jackson.databind.node.MissingNode;
+import io.formation.sdk.internal.ApiRequest;
 import io.formation.sdk.internal.Failures;
 import io.formation.sdk.internal.Redaction;
+import io.formation.sdk.internal.Time;
 import io.formation.sdk.model.DocumentSet;
 import io.formation.sdk.model.DocumentSetState;
 import java.time.Duration;
@@ -35,6 +37,26 @@ final class Exceptions implements Failures {
   @Override
   public UntrustedOriginException untrustedOrigin(String origin) {
     return new UntrustedOriginException(origin);
+  }
+
+  @Override
+  public RateLimitException rateLimited(ApiRequest request, Duration retryAfter, String why) {
+    long seconds = Math.max(1, Time.capped(retryAfter).plusMillis(999).getSeconds());
+    return (RateLimitException)
+        forStatus(
+            request.method(),
+            request.url().toString(),
+            429,
+            Headers.of("Retry-After", Long.toString(seconds)),
+            "not sent: "
+                + why
+                + " for another "
+                + retryAfter
+                + (request.isPoll()
+                    ? ", past this poll's timeout or its wait's deadline"
+                    : ", past this call's timeout"),
+            List.of(),
+            retryAfter);
   }
 
   @Override

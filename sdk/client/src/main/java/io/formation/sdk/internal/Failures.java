@@ -5,6 +5,7 @@ import io.formation.sdk.ApiException;
 import io.formation.sdk.FormationException;
 import io.formation.sdk.InvalidResponseException;
 import io.formation.sdk.NetworkException;
+import io.formation.sdk.RateLimitException;
 import io.formation.sdk.UntrustedOriginException;
 import java.time.Duration;
 import java.util.List;
@@ -22,6 +23,9 @@ public interface Failures {
   InvalidResponseException invalidResponse(String message, int statusCode, String body);
 
   UntrustedOriginException untrustedOrigin(String origin);
+
+  /** The 429 of a call the client held back for {@code retryAfter}, nothing sent. */
+  RateLimitException rateLimited(ApiRequest request, Duration retryAfter, String why);
 
   /** The exception for an error status: the one place a status picks its exception type. */
   ApiException forStatus(

@@ -507,10 +507,10 @@ class ThrottleTest {
     Throttle throttle = throttle(0, 0);
     sendAt(throttle, 100, Duration.ofSeconds(1));
     for (int i = 0; i < 100; i++) {
-      time.advance(Duration.ofNanos(Throttle.MEASURE_WINDOW_NANOS));
+      time.advance(Duration.ofNanos(AdaptiveRate.MEASURE_WINDOW_NANOS));
       throttle.observe(create(), answer(429, null), time.nanoTime());
     }
-    assertThat(throttle.rate(SET)).isEqualTo(Throttle.MIN_RATE);
+    assertThat(throttle.rate(SET)).isEqualTo(AdaptiveRate.MIN_RATE);
 
     CompletableFuture<IOException> poll = throttle.acquire(poll(SET));
     time.advance(Duration.ofSeconds(1));
