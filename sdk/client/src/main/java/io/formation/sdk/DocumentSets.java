@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import io.formation.sdk.internal.ApiRequest;
 import io.formation.sdk.internal.JsonResponse;
 import io.formation.sdk.internal.Origins;
+import io.formation.sdk.internal.Port;
 import io.formation.sdk.internal.Transport;
 import io.formation.sdk.internal.Wire;
 import io.formation.sdk.model.DocumentSet;
@@ -405,16 +406,17 @@ public final class DocumentSets {
               origins.endpoint("document_sets"),
               Wire.write(params.toJson()),
               ApiRequest.ANY_JSON,
-              options)
+              options.call())
           // One key per create: its retries carry it, no other request ever does.
           .withIdempotencyKey(params.idempotencyKey());
     } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException("The params cannot be written as JSON", e);
+      throw Port.invalid("The params cannot be written as JSON", e);
     }
   }
 
   private ApiRequest getRequest(String id) {
     Origins.requireId("document set id", id);
-    return ApiRequest.get(origins.endpoint("document_sets", id), ApiRequest.ANY_JSON, options);
+    return ApiRequest.get(
+        origins.endpoint("document_sets", id), ApiRequest.ANY_JSON, options.call());
   }
 }

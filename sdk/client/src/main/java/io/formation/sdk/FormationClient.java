@@ -2,9 +2,9 @@ package io.formation.sdk;
 
 import io.formation.sdk.internal.Checks;
 import io.formation.sdk.internal.Compatibility;
-import io.formation.sdk.internal.Events;
 import io.formation.sdk.internal.Log;
 import io.formation.sdk.internal.Origins;
+import io.formation.sdk.internal.Port;
 import io.formation.sdk.internal.RetryPolicy;
 import io.formation.sdk.internal.SchedulerSleeper;
 import io.formation.sdk.internal.Sleeper;
@@ -28,6 +28,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleSupplier;
+import java.util.function.Supplier;
 import okhttp3.ConnectionPool;
 import okhttp3.Dispatcher;
 import okhttp3.OkHttpClient;
@@ -89,25 +90,22 @@ public final class FormationClient implements AutoCloseable {
     // with the fix, instead of with a NoClassDefFoundError in the middle of a call.
     Compatibility.check();
     if (builder.baseUrl == null) {
-      throw new IllegalStateException("baseUrl is required");
+      throw Port.illegalState("baseUrl is required");
     }
     if (builder.tokenProvider == null) {
-      throw new IllegalStateException("an accessToken or a tokenProvider is required");
+      throw Port.illegalState("an accessToken or a tokenProvider is required");
     }
     if (builder.accessToken != null) {
       int bad = Checks.invalidHeaderCharAt(builder.accessToken);
       if (bad >= 0) {
         // The token itself is never part of the message.
-        throw new IllegalArgumentException(
+        throw Port.invalid(
             "accessToken has a character not allowed in an HTTP header (at index " + bad + ")");
       }
     }
+    Events events = new Events(builder.listener, Log.fromEnvironment());
     Origins origins =
-        new Origins(
-            builder.baseUrl,
-            builder.trustedOrigins,
-            builder.allowInsecureHttp,
-            Exceptions.INSTANCE);
+        new Origins(builder.baseUrl, builder.trustedOrigins, builder.allowInsecureHttp, events);
     this.baseUrl = origins.base().toString();
     this.ownHttp = builder.httpClient == null ? newHttpClient(origins.count()) : null;
     OkHttpClient http =
@@ -131,19 +129,13 @@ public final class FormationClient implements AutoCloseable {
         new Transport(
             http,
             origins,
-            builder.tokenProvider,
+            new Builder.Tokens(builder.tokenProvider),
             retryPolicy,
-            new Throttle(
-                time,
-                retryPolicy,
-                Exceptions.INSTANCE,
-                builder.budgetPerSecond,
-                builder.budgetBurst),
+            new Throttle(time, retryPolicy, events, builder.budgetPerSecond, builder.budgetBurst),
             time,
             scheduler,
             builder.completionExecutor == null ? ownCompletions : builder.completionExecutor,
-            Exceptions.INSTANCE,
-            new Events(builder.listener, Log.fromEnvironment()),
+            events,
             Version.userAgent(builder.userAgentProduct),
             builder.maxResponseBytes);
     this.teams = new Teams(transport, origins, RequestOptions.none());
@@ -155,7 +147,7 @@ public final class FormationClient implements AutoCloseable {
             origins,
             forms,
             submissions,
-            new WaitLoop(transport, null, time, retryPolicy),
+            new WaitLoop(transport, events, null, time, retryPolicy),
             RequestOptions.none());
   }
 
@@ -185,7 +177,7 @@ public final class FormationClient implements AutoCloseable {
   private static String require(Map<String, String> env, String name) {
     String value = env.get(name);
     if (value == null || value.isBlank()) {
-      throw new IllegalStateException("The environment variable " + name + " is not set");
+      throw Port.illegalState("The environment variable " + name + " is not set");
     }
     return value;
   }
@@ -328,6 +320,20 @@ public final class FormationClient implements AutoCloseable {
       }
     }
 
+    /** The token provider as the transport asks it. */
+    private static final class Tokens implements Supplier<String> {
+      private final TokenProvider provider;
+
+      Tokens(TokenProvider provider) {
+        this.provider = provider;
+      }
+
+      @Override
+      public String get() {
+        return provider.token();
+      }
+    }
+
     private static final class FixedToken implements TokenProvider {
       private final String token;
 
@@ -363,7 +369,7 @@ public final class FormationClient implements AutoCloseable {
     public Builder accessToken(String accessToken) {
       Objects.requireNonNull(accessToken, "accessToken");
       if (accessToken.isBlank()) {
-        throw new IllegalArgumentException("accessToken must not be blank");
+        throw Port.invalid("accessToken must not be blank");
       }
       this.accessToken = accessToken;
       this.tokenProvider = new FixedToken(accessToken);
@@ -483,11 +489,10 @@ public final class FormationClient implements AutoCloseable {
      */
     public Builder requestBudget(double requestsPerSecond, int burst) {
       if (!(requestsPerSecond > 0) || Double.isInfinite(requestsPerSecond)) {
-        throw new IllegalArgumentException(
-            "requestsPerSecond must be positive, was " + requestsPerSecond);
+        throw Port.invalid("requestsPerSecond must be positive, was " + requestsPerSecond);
       }
       if (burst < 1) {
-        throw new IllegalArgumentException("burst must be at least 1, was " + burst);
+        throw Port.invalid("burst must be at least 1, was " + burst);
       }
       this.budgetPerSecond = requestsPerSecond;
       this.budgetBurst = burst;
@@ -505,7 +510,7 @@ public final class FormationClient implements AutoCloseable {
      */
     public Builder maxResponseBytes(long bytes) {
       if (bytes < 1 || bytes > LARGEST_RESPONSE_BYTES) {
-        throw new IllegalArgumentException(
+        throw Port.invalid(
             "maxResponseBytes must be between 1 and " + LARGEST_RESPONSE_BYTES + ", was " + bytes);
       }
       this.maxResponseBytes = bytes;
@@ -576,11 +581,11 @@ public final class FormationClient implements AutoCloseable {
     public Builder userAgent(String product) {
       Objects.requireNonNull(product, "product");
       if (product.isBlank()) {
-        throw new IllegalArgumentException("userAgent must not be blank");
+        throw Port.invalid("userAgent must not be blank");
       }
       int bad = Checks.invalidHeaderCharAt(product);
       if (bad >= 0) {
-        throw new IllegalArgumentException(
+        throw Port.invalid(
             "userAgent has a character not allowed in an HTTP header (at index " + bad + ")");
       }
       this.userAgentProduct = product.strip();

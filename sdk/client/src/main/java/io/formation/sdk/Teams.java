@@ -55,7 +55,7 @@ public final class Teams {
   }
 
   private ApiRequest request(HttpUrl url) {
-    return ApiRequest.get(url, ApiRequest.JSON_API, options);
+    return ApiRequest.get(url, ApiRequest.JSON_API, options.call());
   }
 
   /**

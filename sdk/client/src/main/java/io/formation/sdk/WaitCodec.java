@@ -1,5 +1,6 @@
 package io.formation.sdk;
 
+import io.formation.sdk.internal.Port;
 import io.formation.sdk.model.DocumentSetState;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -70,8 +71,7 @@ final class WaitCodec {
       case "x" -> WaitState.OTHER;
       default -> {
         if (text.length() != 3 || !digits(text)) {
-          throw new IllegalArgumentException(
-              "the failure field is not a status, \"n\", \"i\", \"x\" or empty");
+          throw Port.invalid("the failure field is not a status, \"n\", \"i\", \"x\" or empty");
         }
         yield Integer.parseInt(text);
       }
@@ -138,13 +138,13 @@ final class WaitCodec {
       long nextPoll = offset(started, "next poll", fields[8]);
       long polls = number("polls", fields[9]);
       if (polls > Integer.MAX_VALUE) {
-        throw new IllegalArgumentException("polls is out of range: " + polls);
+        throw Port.invalid("polls is out of range: " + polls);
       }
       String flags = fields[10];
       boolean movedOn = flags.startsWith("m");
       boolean told = flags.endsWith("i") && version >= 2;
       if (flags.length() != (movedOn ? 1 : 0) + (told ? 1 : 0)) {
-        throw new IllegalArgumentException(
+        throw Port.invalid(
             "the flags field is not "
                 + (version >= 2 ? "empty, \"m\", \"i\" or \"mi\"" : "empty or \"m\""));
       }
@@ -175,7 +175,7 @@ final class WaitCodec {
   }
 
   private static IllegalArgumentException invalid(String why, Exception cause) {
-    return new IllegalArgumentException("Not a saved wait (WaitState.encode()): " + why, cause);
+    return Port.invalid("Not a saved wait (WaitState.encode()): " + why, cause);
   }
 
   private static boolean digits(String text) {
@@ -193,13 +193,12 @@ final class WaitCodec {
   private static long number(String name, String text) {
     boolean negative = text.startsWith("-");
     if (!digits(negative ? text.substring(1) : text) || text.length() > 19) {
-      throw new IllegalArgumentException(
-          "the " + name + " field is not a whole number of milliseconds");
+      throw Port.invalid("the " + name + " field is not a whole number of milliseconds");
     }
     try {
       return Long.parseLong(text);
     } catch (NumberFormatException tooLarge) {
-      throw new IllegalArgumentException("the " + name + " field is out of range: " + text);
+      throw Port.invalid("the " + name + " field is out of range: " + text);
     }
   }
 
@@ -208,7 +207,7 @@ final class WaitCodec {
     try {
       return Math.addExact(base, offset);
     } catch (ArithmeticException overflow) {
-      throw new IllegalArgumentException("the " + name + " field is out of range: " + text);
+      throw Port.invalid("the " + name + " field is out of range: " + text);
     }
   }
 
@@ -243,14 +242,14 @@ final class WaitCodec {
         int high = i + 2 < text.length() ? Character.digit(text.charAt(i + 1), 16) : -1;
         int low = i + 2 < text.length() ? Character.digit(text.charAt(i + 2), 16) : -1;
         if (high < 0 || low < 0) {
-          throw new IllegalArgumentException("the " + name + " field has a bad %-escape");
+          throw Port.invalid("the " + name + " field has a bad %-escape");
         }
         bytes.write(high << 4 | low);
         i += 2;
       } else if (unreserved(c)) {
         bytes.write(c);
       } else {
-        throw new IllegalArgumentException(
+        throw Port.invalid(
             "the "
                 + name
                 + " field has a character that must be %-escaped: U+"

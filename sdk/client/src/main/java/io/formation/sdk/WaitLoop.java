@@ -22,6 +22,7 @@ import java.util.function.Function;
  */
 final class WaitLoop {
   private final Transport transport;
+  private final Events events;
   private final Function<String, ApiRequest> request;
   private final Time time;
   private final RetryPolicy retryPolicy;
@@ -29,10 +30,12 @@ final class WaitLoop {
 
   WaitLoop(
       Transport transport,
+      Events events,
       Function<String, ApiRequest> request,
       Time time,
       RetryPolicy retryPolicy) {
     this.transport = transport;
+    this.events = events;
     this.request = request;
     this.time = time;
     this.retryPolicy = retryPolicy;
@@ -40,7 +43,7 @@ final class WaitLoop {
 
   /** This loop, its polls built by {@code request} (a view's, with its request options). */
   WaitLoop withRequests(Function<String, ApiRequest> request) {
-    return new WaitLoop(transport, request, time, retryPolicy);
+    return new WaitLoop(transport, events, request, time, retryPolicy);
   }
 
   /** The wall clock a wait with these options reads. */
@@ -119,8 +122,7 @@ final class WaitLoop {
       transport.sleeper().sleep(Time.capped(duration));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw Exceptions.INSTANCE.failure(
-          "Interrupted while waiting for document set " + wait.setId(), e);
+      throw Exceptions.failure("Interrupted while waiting for document set " + wait.setId(), e);
     }
   }
 
@@ -276,11 +278,9 @@ final class WaitLoop {
       WaitRule rule, WaitState wait, WaitRule.Decision decision, WaitClock time) {
     DocumentSet seen = decision.seen();
     if (seen != null) {
-      transport.events().polled(seen);
+      events.polled(seen);
       if (decision.changed()) {
-        transport
-            .events()
-            .stateChanged(seen, wait.polls() + 1, Duration.between(wait.started(), time.now()));
+        events.stateChanged(seen, wait.polls() + 1, Duration.between(wait.started(), time.now()));
         rule.options().onStateChange().accept(seen);
       }
     }
@@ -288,25 +288,18 @@ final class WaitLoop {
       throw ended(wait, decision.end(), time);
     }
     if (decision.result().kind() == PollResult.Kind.COMPLETE) {
-      transport
-          .events()
-          .waitEnded(
-              wait.setId(),
-              "complete",
-              wait.polls() + 1,
-              Duration.between(wait.started(), time.now()));
+      events.waitEnded(
+          wait.setId(), "complete", wait.polls() + 1, Duration.between(wait.started(), time.now()));
     }
     return decision.result();
   }
 
   private RuntimeException ended(WaitState wait, RuntimeException end, WaitClock time) {
-    transport
-        .events()
-        .waitEnded(
-            wait.setId(),
-            end.getClass().getSimpleName() + ": " + end.getMessage(),
-            wait.polls(),
-            Duration.between(wait.started(), time.now()));
+    events.waitEnded(
+        wait.setId(),
+        end.getClass().getSimpleName() + ": " + end.getMessage(),
+        wait.polls(),
+        Duration.between(wait.started(), time.now()));
     return end;
   }
 

@@ -1,6 +1,7 @@
 package io.formation.sdk;
 
 import io.formation.sdk.internal.Origins;
+import io.formation.sdk.internal.Port;
 import io.formation.sdk.internal.Time;
 import io.formation.sdk.model.DocumentSetState;
 import java.security.MessageDigest;
@@ -101,7 +102,7 @@ public final class WaitState {
     this.started = inRange("start", started);
     this.deadline = deadline == NO_DEADLINE ? NO_DEADLINE : inRange("deadline", deadline);
     if (interval < 1 || interval > Time.FOREVER.toMillis()) {
-      throw new IllegalArgumentException("interval must be 1 ms to 100 years, was " + interval);
+      throw Port.invalid("interval must be 1 ms to 100 years, was " + interval);
     }
     this.interval = interval;
     this.lastState = lastState == null ? null : stored(lastState);
@@ -110,24 +111,23 @@ public final class WaitState {
     this.movedOn = movedOn;
     this.inputNeededTold = inputNeededTold;
     if (lastFailure < OTHER || lastFailure > 599) {
-      throw new IllegalArgumentException("the last failure is not a status: " + lastFailure);
+      throw Port.invalid("the last failure is not a status: " + lastFailure);
     }
     this.lastFailure = lastFailure;
     if (polls < 0) {
-      throw new IllegalArgumentException("polls must not be negative, was " + polls);
+      throw Port.invalid("polls must not be negative, was " + polls);
     }
     this.polls = polls;
     this.lastPoll = lastPoll == NONE ? NONE : inRange("last poll", lastPoll);
     this.nextPoll = inRange("next poll", nextPoll);
     if (this.deadline < this.started) {
-      throw new IllegalArgumentException(
-          "deadline " + deadline() + " is before the start " + started());
+      throw Port.invalid("deadline " + deadline() + " is before the start " + started());
     }
   }
 
   private static long inRange(String name, long milli) {
     if (milli > LATEST_MILLI || milli < -LATEST_MILLI) {
-      throw new IllegalArgumentException(
+      throw Port.invalid(
           "the " + name + " is out of range (years -9999 to 9999): " + milli + " ms");
     }
     return milli;
@@ -141,12 +141,12 @@ public final class WaitState {
   static WaitState start(String setId, Instant now, PollOptions options, Instant lastSubmission) {
     Origins.requireId("document set id", setId);
     if (!wellFormed(setId)) {
-      throw new IllegalArgumentException(
+      throw Port.invalid(
           "document set id is not well-formed Unicode (it has a lone surrogate): " + setId);
     }
     int escaped = WaitCodec.escape(setId).length();
     if (escaped > LONGEST_ID) {
-      throw new IllegalArgumentException(
+      throw Port.invalid(
           "document set id is "
               + escaped
               + " characters long once %-escaped; a saved wait holds ids of at most "
@@ -416,7 +416,7 @@ public final class WaitState {
       }
       return DocumentSetState.of(hex.toString());
     } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every Java platform has SHA-256", e);
+      throw Port.illegalState("every Java platform has SHA-256", e);
     }
   }
 

@@ -250,18 +250,17 @@ class WaitRuleProperties {
   }
 
   private static RuntimeException failure(Failed failed) {
-    Exceptions make = Exceptions.INSTANCE;
     if (failed.status() == 0) {
-      return make.network("connection dropped", null, failed.sent());
+      return Exceptions.network("connection dropped", null, failed.sent());
     }
     if (failed.status() == -1) {
-      return make.invalidResponse("not a document set", 200, "<html>");
+      return Exceptions.invalidResponse("not a document set", 200, "<html>");
     }
     Headers headers =
         failed.retryAfterSeconds() == null
             ? Headers.of()
             : Headers.of("Retry-After", Long.toString(failed.retryAfterSeconds()));
-    return make.forStatus(
+    return Exceptions.forStatus(
         "GET",
         "https://api.example/v1/document_sets/x",
         failed.status(),

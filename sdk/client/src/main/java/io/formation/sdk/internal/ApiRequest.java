@@ -1,6 +1,5 @@
 package io.formation.sdk.internal;
 
-import io.formation.sdk.RequestOptions;
 import java.util.Objects;
 import java.util.UUID;
 import okhttp3.HttpUrl;
@@ -25,7 +24,7 @@ public record ApiRequest(
     byte[] body,
     String accept,
     long deadline,
-    RequestOptions options,
+    CallOptions options,
     String idempotencyKey) {
   public static final String JSON = "application/json";
   public static final String JSON_API = "application/vnd.api+json";
@@ -43,12 +42,11 @@ public record ApiRequest(
     Objects.requireNonNull(options, "options");
     if (!Checks.isToken(method)) {
       // The method goes into the request line as is: anything but a token would rewrite it.
-      throw new IllegalArgumentException("Not a valid HTTP method");
+      throw Port.invalid("Not a valid HTTP method");
     }
   }
 
-  public ApiRequest(
-      String method, HttpUrl url, byte[] body, String accept, RequestOptions options) {
+  public ApiRequest(String method, HttpUrl url, byte[] body, String accept, CallOptions options) {
     this(method, url, body, accept, NO_DEADLINE, options, null);
   }
 
@@ -67,14 +65,14 @@ public record ApiRequest(
         key != null ? key : UUID.randomUUID().toString());
   }
 
-  public static ApiRequest get(HttpUrl url, String accept, RequestOptions options) {
+  public static ApiRequest get(HttpUrl url, String accept, CallOptions options) {
     return new ApiRequest("GET", url, null, accept, options);
   }
 
   /** The same request as a poll of a wait ending at the deadline, a {@link Ticker} reading. */
   public ApiRequest asPoll(long deadline) {
     if (deadline == NO_DEADLINE) {
-      throw new IllegalArgumentException("a poll needs a deadline");
+      throw Port.invalid("a poll needs a deadline");
     }
     return new ApiRequest(method, url, body, accept, deadline, options, null);
   }

@@ -1,8 +1,8 @@
 package io.formation.sdk.internal;
 
-import io.formation.sdk.TokenProvider;
 import java.io.IOException;
 import java.util.Map;
+import java.util.function.Supplier;
 import okhttp3.Call;
 import okhttp3.Interceptor;
 import okhttp3.Response;
@@ -20,18 +20,18 @@ import okhttp3.Response;
 final class AttemptInterceptor implements Interceptor {
   private final Map<Call, Attempt> attempts;
   private final Throttle throttle;
-  private final TokenProvider tokens;
-  private final Failures failures;
+  private final Supplier<String> tokens;
+  private final Port port;
 
   /**
    * @param attempts the transport's calls in flight, with their attempts
    */
   AttemptInterceptor(
-      Map<Call, Attempt> attempts, Throttle throttle, TokenProvider tokens, Failures failures) {
+      Map<Call, Attempt> attempts, Throttle throttle, Supplier<String> tokens, Port port) {
     this.attempts = attempts;
     this.throttle = throttle;
     this.tokens = tokens;
-    this.failures = failures;
+    this.port = port;
   }
 
   @Override
@@ -47,26 +47,26 @@ final class AttemptInterceptor implements Interceptor {
     try {
       return chain.proceed(chain.request());
     } catch (RuntimeException e) {
-      throw new FinalFailure(failures.failure("The HTTP stack failed during the call: " + e, e));
+      throw new FinalFailure(port.failure("The HTTP stack failed during the call: " + e, e));
     } catch (LinkageError e) {
-      throw new FinalFailure(failures.failure(Compatibility.explain(e), e));
+      throw new FinalFailure(port.failure(Compatibility.explain(e), e));
     }
   }
 
   private String token() throws FinalFailure {
     String token;
     try {
-      token = tokens.token();
+      token = tokens.get();
     } catch (RuntimeException e) {
-      throw new FinalFailure(failures.failure("The token provider failed: " + e.getMessage(), e));
+      throw new FinalFailure(port.failure("The token provider failed: " + e.getMessage(), e));
     }
     if (token == null || token.isBlank()) {
-      throw new FinalFailure(failures.failure("The token provider returned no access token", null));
+      throw new FinalFailure(port.failure("The token provider returned no access token", null));
     }
     int bad = Checks.invalidHeaderCharAt(token);
     if (bad >= 0) {
       throw new FinalFailure(
-          failures.failure(
+          port.failure(
               "The token provider returned a token with a character not allowed in a header (at"
                   + " index "
                   + bad

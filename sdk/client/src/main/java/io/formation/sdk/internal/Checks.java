@@ -47,7 +47,7 @@ public final class Checks {
    */
   public static int maxRetries(int maxRetries) {
     if (maxRetries < 0) {
-      throw new IllegalArgumentException("maxRetries must not be negative, was " + maxRetries);
+      throw Port.invalid("maxRetries must not be negative, was " + maxRetries);
     }
     return maxRetries;
   }
@@ -68,11 +68,11 @@ public final class Checks {
       }
     }
     if (count != values.length) {
-      throw new IllegalArgumentException(count + " names for " + values.length + " values");
+      throw Port.invalid(count + " names for " + values.length + " values");
     }
     for (int i = 0; i < values.length; i++) {
       if (values[i] == null) {
-        throw new NullPointerException(names.split(" ")[i]);
+        throw Port.missing(names.split(" ")[i]);
       }
     }
   }
@@ -85,7 +85,7 @@ public final class Checks {
   public static Duration positive(String name, Duration value) {
     Objects.requireNonNull(value, name);
     if (value.isNegative() || value.isZero()) {
-      throw new IllegalArgumentException(name + " must be positive, was " + value);
+      throw Port.invalid(name + " must be positive, was " + value);
     }
     return value;
   }
@@ -98,7 +98,7 @@ public final class Checks {
   public static Duration nonNegative(String name, Duration value) {
     Objects.requireNonNull(value, name);
     if (value.isNegative()) {
-      throw new IllegalArgumentException(name + " must not be negative, was " + value);
+      throw Port.invalid(name + " must not be negative, was " + value);
     }
     return value;
   }

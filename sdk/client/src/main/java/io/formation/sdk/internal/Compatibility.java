@@ -53,7 +53,7 @@ public final class Compatibility {
   public static void check() {
     List<String> problems = Found.PROBLEMS;
     if (!problems.isEmpty()) {
-      throw new IllegalStateException(
+      throw Port.illegalState(
           String.join(System.lineSeparator() + System.lineSeparator(), problems));
     }
   }

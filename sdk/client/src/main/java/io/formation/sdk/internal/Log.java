@@ -3,6 +3,10 @@ package io.formation.sdk.internal;
 import java.io.PrintStream;
 import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 /**
@@ -42,7 +46,7 @@ public record Log(Logger logger, Level switched, PrintStream fallback) {
     return null;
   }
 
-  boolean on(Level level) {
+  public boolean on(Level level) {
     return logger.isLoggable(level)
         || switched != null && switched.getSeverity() <= level.getSeverity();
   }
@@ -51,7 +55,7 @@ public record Log(Logger logger, Level switched, PrintStream fallback) {
    * Logs a line: redacted first, then with its control characters escaped, so text from the service
    * can neither show a secret nor forge a line of its own.
    */
-  void log(Level level, String line, String token) {
+  public void log(Level level, String line, String token) {
     String safe = escape(Redaction.redact(line, token));
     if (logger.isLoggable(level)) {
       logger.log(level, safe);
@@ -87,5 +91,37 @@ public record Log(Logger logger, Level switched, PrintStream fallback) {
       }
     }
     return out == null ? text : out.toString();
+  }
+
+  /**
+   * A body as a trace line shows it, in the order that keeps secrets out: redacted whole, escaped
+   * (see {@link Log#log}), and only then cut, on a character boundary. A body that is not text is
+   * left out, as OkHttp's logging interceptor leaves it out.
+   */
+  public static String shown(byte[] body, String token) {
+    String text;
+    try {
+      text =
+          StandardCharsets.UTF_8
+              .newDecoder()
+              .onMalformedInput(CodingErrorAction.REPORT)
+              .onUnmappableCharacter(CodingErrorAction.REPORT)
+              .decode(ByteBuffer.wrap(body))
+              .toString();
+    } catch (CharacterCodingException notText) {
+      return "(binary body of " + body.length + " bytes left out)";
+    }
+    if (text.chars().anyMatch(c -> Character.isISOControl(c) && !Character.isWhitespace(c))) {
+      return "(binary body of " + body.length + " bytes left out)";
+    }
+    String safe = escape(Redaction.redact(text, token));
+    if (safe.length() <= BODY_CHARS) {
+      return safe;
+    }
+    int end = BODY_CHARS;
+    if (Character.isHighSurrogate(safe.charAt(end - 1))) {
+      end--;
+    }
+    return safe.substring(0, end) + "...(" + body.length + " bytes in all)";
   }
 }

@@ -16,7 +16,7 @@ public final class Origins {
   private final HttpUrl base;
   private final HttpUrl v1;
   private final Set<String> trusted;
-  private final Failures failures;
+  private final Port port;
 
   /**
    * @param baseUrl the service's base URL; a path prefix is kept
@@ -24,14 +24,11 @@ public final class Origins {
    * @param allowInsecureHttp whether plain http is allowed for a host that is not loopback
    */
   public Origins(
-      String baseUrl,
-      Collection<String> trustedOrigins,
-      boolean allowInsecureHttp,
-      Failures failures) {
-    this.failures = failures;
+      String baseUrl, Collection<String> trustedOrigins, boolean allowInsecureHttp, Port port) {
+    this.port = port;
     this.base = withTrailingSlash(parse("base URL", baseUrl, allowInsecureHttp));
     if (base.query() != null || base.fragment() != null) {
-      throw new IllegalArgumentException("base URL must not have a query or fragment");
+      throw Port.invalid("base URL must not have a query or fragment");
     }
     this.v1 = base.newBuilder().addPathSegment("v1").build();
     Set<String> origins = new LinkedHashSet<>();
@@ -63,22 +60,23 @@ public final class Origins {
   /**
    * Resolves a link or action url the service returned against the base URL, exactly as given.
    *
-   * @throws io.formation.sdk.UntrustedOriginException if it points at an origin the token must not
-   *     go to, is not an http(s) URL at all ({@code javascript:}, {@code ftp:}...), or carries
-   *     credentials ({@code user:password@}) as the base URL may not; nothing is sent or logged
+   * @throws RuntimeException (the SDK's UntrustedOriginException) if it points at an origin the
+   *     token must not go to, is not an http(s) URL at all ({@code javascript:}, {@code ftp:}...),
+   *     or carries credentials ({@code user:password@}) as the base URL may not; nothing is sent or
+   *     logged
    */
   public HttpUrl resolve(String link) {
     HttpUrl url = base.resolve(link);
     if (url == null) {
       int colon = link.indexOf(':');
       boolean schemeLike = colon > 0 && link.substring(0, colon).matches("[A-Za-z][A-Za-z0-9+.-]*");
-      throw failures.untrustedOrigin(schemeLike ? link.substring(0, colon + 1) : "unusable");
+      throw port.untrustedOrigin(schemeLike ? link.substring(0, colon + 1) : "unusable");
     }
     if (!url.username().isEmpty() || !url.password().isEmpty()) {
-      throw failures.untrustedOrigin(CREDENTIALS);
+      throw port.untrustedOrigin(CREDENTIALS);
     }
     if (!isTrusted(url)) {
-      throw failures.untrustedOrigin(origin(url));
+      throw port.untrustedOrigin(origin(url));
     }
     return url;
   }
@@ -100,32 +98,32 @@ public final class Origins {
   /** Checks an id before it goes into a path; dot segments would change the path. */
   public static String requireId(String what, String id) {
     if (id == null || id.isBlank()) {
-      throw new IllegalArgumentException(what + " must not be blank");
+      throw Port.invalid(what + " must not be blank");
     }
     if (id.equals(".") || id.equals("..")) {
-      throw new IllegalArgumentException(what + " must not be a dot segment: " + id);
+      throw Port.invalid(what + " must not be a dot segment: " + id);
     }
     return id;
   }
 
   private static HttpUrl parse(String what, String value, boolean allowInsecureHttp) {
     if (value == null || value.isBlank()) {
-      throw new IllegalArgumentException(what + " must not be blank");
+      throw Port.invalid(what + " must not be blank");
     }
     HttpUrl url = HttpUrl.parse(value.strip());
     // The value is echoed only when it cannot carry credentials.
     String shown = value.contains("@") ? "(not shown: it has an @)" : value;
     if (url == null) {
-      throw new IllegalArgumentException(what + " is not an http(s) URL: " + shown);
+      throw Port.invalid(what + " is not an http(s) URL: " + shown);
     }
     if (!url.username().isEmpty() || !url.password().isEmpty()) {
-      throw new IllegalArgumentException(
+      throw Port.invalid(
           what
               + " must not carry credentials (user:password@): the SDK authenticates with the"
               + " access token alone");
     }
     if (url.scheme().equals("http") && !allowInsecureHttp && !isLoopback(url.host())) {
-      throw new IllegalArgumentException(
+      throw Port.invalid(
           what
               + " uses plain http for a host that is not loopback: "
               + shown

@@ -19,7 +19,7 @@ import okio.BufferedSource;
  *     cancelled call: OkHttp cancels a call whose callTimeout ran out, and that one may retry.)
  * @param token the token this attempt carried, so error text can be redacted
  */
-record Outcome(
+public record Outcome(
     int statusCode,
     Headers headers,
     byte[] body,

@@ -3,13 +3,8 @@ package io.formation.sdk.internal;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
-import io.formation.sdk.ApiError;
-import io.formation.sdk.ApiException;
-import io.formation.sdk.InvalidResponseException;
-import io.formation.sdk.NetworkException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.function.Function;
 
 /**
@@ -18,10 +13,10 @@ import java.util.function.Function;
  * redacted (the token a service may echo) and capped in one place.
  *
  * @param retryPolicy reads the {@code Retry-After} an exception carries
- * @param failures makes the exceptions
+ * @param port makes the exceptions
  * @param maxResponseBytes the most of a body that is read, for the message of one cut there
  */
-record Responses(RetryPolicy retryPolicy, Failures failures, long maxResponseBytes) {
+record Responses(RetryPolicy retryPolicy, Port port, long maxResponseBytes) {
   /** The most of an error body an exception keeps. */
   static final int KEPT_BODY_CHARS = 64 * 1024;
 
@@ -34,14 +29,14 @@ record Responses(RetryPolicy retryPolicy, Failures failures, long maxResponseByt
       boolean closed) {
     IOException failure = outcome.failure();
     if (failure != null && closed) {
-      throw new IllegalStateException(
+      throw Port.illegalState(
           "The FormationClient was closed during " + describe(request), failure);
     }
     if (failure instanceof FinalFailure last) {
       throw last.exception();
     }
     if (failure != null && outcome.stopped()) {
-      throw failures.failure("Interrupted during " + describe(request), failure);
+      throw port.failure("Interrupted during " + describe(request), failure);
     }
     if (failure != null) {
       throw network(request, attempts, outcome);
@@ -64,7 +59,7 @@ record Responses(RetryPolicy retryPolicy, Failures failures, long maxResponseByt
     }
   }
 
-  private NetworkException network(ApiRequest request, int attempts, Outcome outcome) {
+  private RuntimeException network(ApiRequest request, int attempts, Outcome outcome) {
     String message =
         describe(request)
             + " failed"
@@ -74,7 +69,7 @@ record Responses(RetryPolicy retryPolicy, Failures failures, long maxResponseByt
             + (outcome.requestSent()
                 ? " (the request was sent: the service may have acted on it)"
                 : " (nothing reached the service: trying again is safe)");
-    return failures.network(outcome.redact(message), outcome.failure(), outcome.requestSent());
+    return port.network(outcome.redact(message), outcome.failure(), outcome.requestSent());
   }
 
   private JsonNode parse(ApiRequest request, Outcome outcome) {
@@ -101,28 +96,19 @@ record Responses(RetryPolicy retryPolicy, Failures failures, long maxResponseByt
     }
   }
 
-  private InvalidResponseException invalid(ApiRequest request, Outcome outcome, String what) {
-    return failures.invalidResponse(
+  private RuntimeException invalid(ApiRequest request, Outcome outcome, String what) {
+    return port.invalidResponse(
         outcome.redact(describe(request) + " returned " + outcome.statusCode() + " with " + what),
         outcome.statusCode(),
         keptBody(outcome));
   }
 
-  private ApiException apiException(ApiRequest request, Outcome outcome) {
-    String body = keptBody(outcome);
-    List<ApiError> errors = List.of();
-    try {
-      errors = Wire.errors(Wire.readTree(body));
-    } catch (IOException notJson) {
-      // An HTML page from a proxy, say: the raw body is kept and shown instead.
-    }
-    return failures.forStatus(
-        request.method(),
-        request.url().toString(),
+  private RuntimeException apiException(ApiRequest request, Outcome outcome) {
+    return port.forStatus(
+        request,
         outcome.statusCode(),
         outcome.headers(),
-        body,
-        errors,
+        keptBody(outcome),
         retryPolicy.retryAfter(outcome.headers()));
   }
 
@@ -134,7 +120,7 @@ record Responses(RetryPolicy retryPolicy, Failures failures, long maxResponseByt
         : body.substring(0, Math.min(body.length(), KEPT_BODY_CHARS)) + "...(truncated)";
   }
 
-  /** What was called, for messages; without the query, as {@link ApiException} does. */
+  /** What was called, for messages; without the query, as the exceptions do. */
   static String describe(ApiRequest request) {
     return request.method() + " " + request.urlWithoutQuery();
   }

@@ -107,7 +107,7 @@ public final class SchedulerSleeper implements Sleeper, AutoCloseable {
   }
 
   private static IllegalStateException closed(Throwable cause) {
-    return new IllegalStateException("The FormationClient was closed", cause);
+    return Port.illegalState("The FormationClient was closed", cause);
   }
 
   /** Daemon threads named {@code <prefix>-N}: the SDK never keeps a JVM alive. */

@@ -57,9 +57,7 @@ public interface Sleeper {
       wait.cancel(false);
       throw e;
     } catch (ExecutionException e) {
-      throw e.getCause() instanceof RuntimeException own
-          ? own
-          : new IllegalStateException(e.getCause());
+      throw e.getCause() instanceof RuntimeException own ? own : Port.illegalState(e.getCause());
     }
   }
 }

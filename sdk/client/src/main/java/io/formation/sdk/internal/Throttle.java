@@ -16,7 +16,7 @@ import okhttp3.HttpUrl;
 public final class Throttle {
   private final Time time;
   private final RetryPolicy retryPolicy;
-  private final Failures failures;
+  private final Port port;
   private final double perSecond;
   private final int burst;
   private final Map<String, Lane> lanes = new ConcurrentHashMap<>();
@@ -28,11 +28,10 @@ public final class Throttle {
    * @param perSecond the request budget's rate, a ceiling on the learned one; 0 for none
    * @param burst how many requests the budget lets through at once
    */
-  public Throttle(
-      Time time, RetryPolicy retryPolicy, Failures failures, double perSecond, int burst) {
+  public Throttle(Time time, RetryPolicy retryPolicy, Port port, double perSecond, int burst) {
     this.time = time;
     this.retryPolicy = retryPolicy;
-    this.failures = failures;
+    this.port = port;
     this.perSecond = perSecond;
     this.burst = burst;
   }
@@ -155,7 +154,7 @@ public final class Throttle {
 
     @Override
     RuntimeException refusal(ApiRequest request, Duration retryAfter, String why) {
-      return failures.rateLimited(request, retryAfter, why);
+      return port.rateLimited(request, retryAfter, why);
     }
   }
 }

@@ -24,7 +24,7 @@ public record Timeout(Duration value) {
   public static Timeout http(String name, Duration value) {
     Objects.requireNonNull(value, name);
     if (value.isNegative() || value.compareTo(Duration.ofMillis(Integer.MAX_VALUE)) > 0) {
-      throw new IllegalArgumentException(
+      throw Port.invalid(
           name + " must be between 0 and " + Integer.MAX_VALUE + " ms, was " + value);
     }
     Duration millis = Duration.ofMillis(value.toMillis());

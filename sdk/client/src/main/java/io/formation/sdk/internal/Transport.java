@@ -1,8 +1,6 @@
 package io.formation.sdk.internal;
 
-import io.formation.sdk.TokenProvider;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
@@ -14,6 +12,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import okhttp3.Authenticator;
 import okhttp3.Call;
 import okhttp3.Callback;
@@ -36,8 +35,7 @@ public final class Transport {
   private final OkHttpClient http;
   private final RetryPolicy retryPolicy;
   private final Throttle throttle;
-  private final Failures failures;
-  private final Events events;
+  private final Port port;
   private final Responses responses;
   private final Time time;
   private final SchedulerSleeper scheduler;
@@ -60,14 +58,13 @@ public final class Transport {
   public Transport(
       OkHttpClient http,
       Origins origins,
-      TokenProvider tokens,
+      Supplier<String> tokens,
       RetryPolicy retryPolicy,
       Throttle throttle,
       Time time,
       SchedulerSleeper scheduler,
       Executor completions,
-      Failures failures,
-      Events events,
+      Port port,
       String userAgent,
       long maxResponseBytes) {
     this.http =
@@ -78,14 +75,13 @@ public final class Transport {
             // A caller's authenticator would answer a 401 by re-sending the request, a POST
             // included, with credentials of its own.
             .authenticator(Authenticator.NONE)
-            .addInterceptor(new AttemptInterceptor(live, throttle, tokens, failures))
+            .addInterceptor(new AttemptInterceptor(live, throttle, tokens, port))
             .addNetworkInterceptor(new NetworkInterceptor(live, origins, maxResponseBytes))
             .build();
     this.retryPolicy = retryPolicy;
     this.throttle = throttle;
-    this.failures = failures;
-    this.events = events;
-    this.responses = new Responses(retryPolicy, failures, maxResponseBytes);
+    this.port = port;
+    this.responses = new Responses(retryPolicy, port, maxResponseBytes);
     this.time = time;
     this.scheduler = scheduler;
     this.completions = completions;
@@ -95,10 +91,6 @@ public final class Transport {
 
   public Sleeper sleeper() {
     return time.sleeper();
-  }
-
-  public Events events() {
-    return events;
   }
 
   /**
@@ -124,8 +116,7 @@ public final class Transport {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         unanswered(request, attempt, reported, 0);
-        throw failures.failure(
-            "Interrupted while waiting to send " + Responses.describe(request), e);
+        throw port.failure("Interrupted while waiting to send " + Responses.describe(request), e);
       } catch (RuntimeException refused) {
         // Held back by a pause on its way out, then refused: it still ends as reported.
         unanswered(request, attempt, reported, 0);
@@ -134,7 +125,7 @@ public final class Transport {
       long started = time.now();
       if (!reported) {
         // Reported once per attempt: one held back by a pause and sent later is still one.
-        events.attemptStarted(request, attempt, retryPolicy.maxAttempts(request));
+        port.attemptStarted(request, attempt, retryPolicy.maxAttempts(request));
         reported = true;
       }
       Outcome outcome = attempt(request);
@@ -143,7 +134,7 @@ public final class Transport {
       }
       throttle.observe(request, outcome, started);
       Duration delay = closed ? null : retryPolicy.delayAfter(request, attempt, outcome);
-      events.attemptFinished(
+      port.attemptFinished(
           request, attempt, retryPolicy.maxAttempts(request), outcome, time.now() - started, delay);
       if (delay == null) {
         return responses.finish(request, attempt, outcome, reader, closed);
@@ -154,8 +145,7 @@ public final class Transport {
         time.sleeper().sleep(delay);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw failures.failure(
-            "Interrupted while waiting to retry " + Responses.describe(request), e);
+        throw port.failure("Interrupted while waiting to retry " + Responses.describe(request), e);
       }
     }
   }
@@ -172,7 +162,7 @@ public final class Transport {
       // AttemptInterceptor catches what the stack throws; this is what OkHttp throws around it.
       return Outcome.failed(
           attempt,
-          new FinalFailure(failures.failure("The HTTP stack failed during the call: " + e, e)),
+          new FinalFailure(port.failure("The HTTP stack failed during the call: " + e, e)),
           maxResponseBytes);
     } finally {
       live.remove(attempt.call());
@@ -256,7 +246,7 @@ public final class Transport {
                     return;
                   }
                   if (!reported) {
-                    events.attemptStarted(request, attempt, retryPolicy.maxAttempts(request));
+                    port.attemptStarted(request, attempt, retryPolicy.maxAttempts(request));
                   }
                   sendAttempt(request, reader, attempt, operation);
                 }));
@@ -335,8 +325,7 @@ public final class Transport {
     throttle.observe(request, outcome, started);
     long nanos = time.now() - started;
     Duration delay = closed ? null : retryPolicy.delayAfter(request, attempt, outcome);
-    events.attemptFinished(
-        request, attempt, retryPolicy.maxAttempts(request), outcome, nanos, delay);
+    port.attemptFinished(request, attempt, retryPolicy.maxAttempts(request), outcome, nanos, delay);
     if (delay == null) {
       operation.complete(responses.finish(request, attempt, outcome, reader, closed));
       return;
@@ -352,11 +341,11 @@ public final class Transport {
    */
   private void unanswered(ApiRequest request, int attempt, boolean reported, long nanos) {
     if (reported) {
-      events.attemptFinished(
+      port.attemptFinished(
           request,
           attempt,
           retryPolicy.maxAttempts(request),
-          Outcome.notSent(new InterruptedIOException("the call ended before an answer")),
+          Outcome.notSent(Port.interrupted("the call ended before an answer")),
           nanos,
           null);
     }
@@ -373,8 +362,7 @@ public final class Transport {
   /** The call of the request's next attempt, in flight from here on. */
   private Attempt newCall(ApiRequest request) {
     if (closed) {
-      throw new IllegalStateException(
-          "The FormationClient is closed: " + Responses.describe(request));
+      throw Port.illegalState("The FormationClient is closed: " + Responses.describe(request));
     }
     RequestBody body =
         request.body() == null ? null : NetworkInterceptor.body(request.method(), request.body());

@@ -2,7 +2,6 @@ package io.formation.sdk.internal;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.Properties;
 
 /** The SDK's version, filtered into a resource at build time. */
@@ -20,7 +19,7 @@ public final class Version {
       properties.load(in);
       return properties.getProperty("version", "unknown");
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw Port.unchecked(e);
     }
   }
 

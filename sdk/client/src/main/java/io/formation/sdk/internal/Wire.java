@@ -11,7 +11,6 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
-import io.formation.sdk.ApiError;
 import io.formation.sdk.model.ActionResult;
 import io.formation.sdk.model.DocumentSet;
 import io.formation.sdk.model.DocumentSetState;
@@ -139,7 +138,7 @@ public final class Wire {
     String id = requiredText(resource, "id", "document set");
     String state = textOrNull(field(resource, STATE_FIELDS));
     if (state == null) {
-      throw new ShapeException("the document set " + id + " has no state");
+      throw Port.shape("the document set " + id + " has no state");
     }
     URI appLink = appLink(resource);
     if (appLink == null && resource != body) {
@@ -160,8 +159,7 @@ public final class Wire {
               .orElse(null);
     }
     if (list == null || !list.isArray()) {
-      throw new ShapeException(
-          "expected a list of forms (an array, or data/forms/items holding one)");
+      throw Port.shape("expected a list of forms (an array, or data/forms/items holding one)");
     }
     List<Form> forms = new ArrayList<>(list.size());
     for (JsonNode form : list) {
@@ -181,7 +179,7 @@ public final class Wire {
         actions.add(action(action, id));
       }
     } else if (!actionNodes.isMissingNode() && !actionNodes.isNull()) {
-      throw new ShapeException("the actions of form " + id + " are not a list");
+      throw Port.shape("the actions of form " + id + " are not a list");
     }
     return new Form(
         id,
@@ -197,11 +195,11 @@ public final class Wire {
     Optional<String> method =
         string(action.get("method")).map(m -> m.strip().toUpperCase(Locale.ROOT));
     if (url.isEmpty() || url.get().isBlank()) {
-      throw new ShapeException("an action of form " + formId + " has no url string");
+      throw Port.shape("an action of form " + formId + " has no url string");
     }
     if (method.isEmpty() || !Checks.isToken(method.get())) {
       // Sent as is, anything but a token would rewrite the request line: refused before it is.
-      throw new ShapeException("an action of form " + formId + " has no valid HTTP method");
+      throw Port.shape("an action of form " + formId + " has no valid HTTP method");
     }
     return new FormAction(
         method.get(),
@@ -235,7 +233,7 @@ public final class Wire {
   public static Page<Team> teams(JsonNode body) {
     JsonNode data = body.get("data");
     if (data == null || !data.isArray()) {
-      throw new ShapeException("expected a JSON:API collection with a data array");
+      throw Port.shape("expected a JSON:API collection with a data array");
     }
     List<Team> teams = new ArrayList<>(data.size());
     for (JsonNode resource : data) {
@@ -262,34 +260,9 @@ public final class Wire {
     }
     Optional<String> href = string(link.isObject() ? link.get("href") : link);
     if (href.isEmpty() || href.get().isEmpty()) {
-      throw new ShapeException("links." + name + " is neither null nor a link");
+      throw Port.shape("links." + name + " is neither null nor a link");
     }
     return href;
-  }
-
-  /** Parses a JSON:API {@code errors} document; empty for anything else. */
-  public static List<ApiError> errors(JsonNode body) {
-    JsonNode errors = body.get("errors");
-    if (errors == null || !errors.isArray()) {
-      return List.of();
-    }
-    List<ApiError> parsed = new ArrayList<>();
-    for (JsonNode error : errors) {
-      if (!error.isObject()) {
-        continue;
-      }
-      JsonNode source = error.path("source");
-      parsed.add(
-          new ApiError(
-              text(error.get("status")),
-              text(error.get("code")),
-              text(error.get("title")),
-              text(error.get("detail")),
-              text(source.get("pointer")),
-              text(source.get("parameter")),
-              error));
-    }
-    return parsed;
   }
 
   private static <T> Optional<T> lenient(Function<JsonNode, T> reader, JsonNode node) {
@@ -312,7 +285,7 @@ public final class Wire {
   private static JsonNode unwrap(JsonNode body, String what) {
     JsonNode resource = resourceOf(body);
     if (!resource.isObject()) {
-      throw new ShapeException("expected " + what + " as a JSON object");
+      throw Port.shape("expected " + what + " as a JSON object");
     }
     return resource;
   }
@@ -383,7 +356,7 @@ public final class Wire {
       value = textOrNull(resource.path("attributes").get(name));
     }
     if (value == null || value.isBlank()) {
-      throw new ShapeException("a " + what + " has no " + name);
+      throw Port.shape("a " + what + " has no " + name);
     }
     return value;
   }
@@ -393,7 +366,7 @@ public final class Wire {
     return node != null && node.isTextual() ? Optional.of(node.asText()) : Optional.empty();
   }
 
-  private static Optional<String> text(JsonNode node) {
+  public static Optional<String> text(JsonNode node) {
     return Optional.ofNullable(textOrNull(node));
   }
 

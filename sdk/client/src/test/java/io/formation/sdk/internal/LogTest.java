@@ -89,7 +89,7 @@ class LogTest {
     String token = "tok-" + "s".repeat(40);
     // The token straddles the 4,096th character: cut first, its first half would show.
     String body = "x".repeat(Log.BODY_CHARS - 10) + token + "y".repeat(100);
-    String shown = Events.shown(body.getBytes(StandardCharsets.UTF_8), token);
+    String shown = Log.shown(body.getBytes(StandardCharsets.UTF_8), token);
     assertThat(shown).doesNotContain("tok-").doesNotContain("ssss");
   }
 
@@ -97,7 +97,7 @@ class LogTest {
   void aTraceBodyIsCutOnACharacterBoundaryNotInTheMiddleOfOne() {
     // Emoji are two chars and four bytes: a cut in bytes or between surrogates breaks one.
     String body = "\ud83d\ude00".repeat(Log.BODY_CHARS);
-    String shown = Events.shown(body.getBytes(StandardCharsets.UTF_8), null);
+    String shown = Log.shown(body.getBytes(StandardCharsets.UTF_8), null);
     assertThat(shown).doesNotContain("\ufffd");
     String kept = shown.substring(0, shown.indexOf("...("));
     assertThat(kept.length() % 2).isZero();
@@ -109,8 +109,8 @@ class LogTest {
   @Test
   void aBinaryBodyIsLeftOutOfTheTrace() {
     byte[] gif = {'G', 'I', 'F', '8', '9', 'a', 0, 1, 2, (byte) 0xff, (byte) 0xfe};
-    assertThat(Events.shown(gif, null)).isEqualTo("(binary body of 11 bytes left out)");
-    assertThat(Events.shown("{\"a\":1}\n".getBytes(StandardCharsets.UTF_8), null))
+    assertThat(Log.shown(gif, null)).isEqualTo("(binary body of 11 bytes left out)");
+    assertThat(Log.shown("{\"a\":1}\n".getBytes(StandardCharsets.UTF_8), null))
         .isEqualTo("{\"a\":1}\\n");
   }
 

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.formation.sdk.RateLimitException;
-import io.formation.sdk.RequestOptions;
 import io.formation.sdk.TestFailures;
 import io.formation.testkit.FakeTime;
 import java.io.IOException;
@@ -44,16 +43,15 @@ class ThrottleTest {
    */
   Throttle jittered() {
     Random random = new Random(21);
-    return new Throttle(time(random::nextDouble), policy, (Failures) TestFailures.INSTANCE, 0, 0);
+    return new Throttle(time(random::nextDouble), policy, (Port) TestFailures.INSTANCE, 0, 0);
   }
 
   Throttle throttle(double perSecond, int burst) {
-    return new Throttle(
-        time(() -> 1.0), policy, (Failures) TestFailures.INSTANCE, perSecond, burst);
+    return new Throttle(time(() -> 1.0), policy, (Port) TestFailures.INSTANCE, perSecond, burst);
   }
 
   static ApiRequest poll(HttpUrl url) {
-    return ApiRequest.get(url, ApiRequest.ANY_JSON, RequestOptions.none()).asPoll(Long.MAX_VALUE);
+    return ApiRequest.get(url, ApiRequest.ANY_JSON, CallOptions.NONE).asPoll(Long.MAX_VALUE);
   }
 
   static ApiRequest create() {
@@ -62,7 +60,7 @@ class ThrottleTest {
         HttpUrl.get("https://api.example.com/v1/document_sets"),
         new byte[0],
         "*/*",
-        RequestOptions.none());
+        CallOptions.NONE);
   }
 
   static ApiRequest create(Duration timeout) {
@@ -71,12 +69,11 @@ class ThrottleTest {
         HttpUrl.get("https://api.example.com/v1/document_sets"),
         new byte[0],
         "*/*",
-        RequestOptions.builder().timeout(timeout).build());
+        new CallOptions(java.util.Map.of(), Optional.of(timeout), java.util.OptionalInt.empty()));
   }
 
   ApiRequest poll(HttpUrl url, Duration timeout) {
-    return ApiRequest.get(url, ApiRequest.ANY_JSON, RequestOptions.none())
-        .asPoll(ticker.after(timeout));
+    return ApiRequest.get(url, ApiRequest.ANY_JSON, CallOptions.NONE).asPoll(ticker.after(timeout));
   }
 
   static Outcome answer(int status, String retryAfter) {
@@ -144,7 +141,7 @@ class ThrottleTest {
     Throttle throttle = throttle(0, 0);
     throttle.observe(poll(SET), answer(429, "30"), time.nanoTime());
     ApiRequest poll =
-        ApiRequest.get(SET, ApiRequest.ANY_JSON, RequestOptions.none())
+        ApiRequest.get(SET, ApiRequest.ANY_JSON, CallOptions.NONE)
             .asPoll(ticker.after(Duration.ofSeconds(5)));
 
     CompletableFuture<IOException> turn = throttle.acquire(poll);
@@ -190,11 +187,7 @@ class ThrottleTest {
   void theClientsCallTimeoutBoundsTheHoldOfACallWithoutItsOwn() {
     Throttle throttle =
         new Throttle(
-            time(() -> 1.0),
-            policy(Duration.ofSeconds(10)),
-            (Failures) TestFailures.INSTANCE,
-            0,
-            0);
+            time(() -> 1.0), policy(Duration.ofSeconds(10)), (Port) TestFailures.INSTANCE, 0, 0);
     throttle.observe(poll(SET), answer(429, "30"), time.nanoTime());
 
     assertThat(failure(throttle.acquire(create()))).isInstanceOf(RateLimitException.class);

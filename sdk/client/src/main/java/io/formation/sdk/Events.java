@@ -1,44 +1,43 @@
-package io.formation.sdk.internal;
+package io.formation.sdk;
 
-import io.formation.sdk.AttemptEvent;
-import io.formation.sdk.FormationListener;
+import io.formation.sdk.internal.ApiRequest;
+import io.formation.sdk.internal.Log;
+import io.formation.sdk.internal.Outcome;
+import io.formation.sdk.internal.Port;
+import io.formation.sdk.internal.RequestIds;
 import io.formation.sdk.model.DocumentSet;
 import java.lang.System.Logger.Level;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
+import okhttp3.Headers;
 
 /**
- * Where the client says what it does: its log, and the partner's {@link FormationListener}. The
- * transport and the waits report here, once per event, so a log line and a listener call can never
- * disagree; nothing is built when nobody listens.
+ * Where the client says what it does, once per event: its log and the partner's {@link
+ * FormationListener}, so the two never disagree; nothing is built when nobody listens. The
+ * internals' {@link Port}: they reach the listener and the exceptions through it.
  */
-public final class Events {
+final class Events implements Port {
   private final FormationListener listener;
   private final Log log;
 
   /**
    * @param listener the partner's listener, or null
    */
-  public Events(FormationListener listener, Log log) {
+  Events(FormationListener listener, Log log) {
     this.listener = listener;
     this.log = log;
   }
 
-  void attemptStarted(ApiRequest request, int attempt, int maxAttempts) {
+  @Override
+  public void attemptStarted(ApiRequest request, int attempt, int maxAttempts) {
     if (listener != null) {
       AttemptEvent event = event(request, attempt, maxAttempts, 0, Duration.ZERO, null);
       notify(() -> listener.attemptStarted(event));
     }
   }
 
-  /**
-   * @param retryIn the wait before the next attempt, or null when this one was the last
-   */
-  void attemptFinished(
+  @Override
+  public void attemptFinished(
       ApiRequest request,
       int attempt,
       int maxAttempts,
@@ -90,13 +89,13 @@ public final class Events {
         outcome == null ? Optional.empty() : Optional.ofNullable(outcome.failure()));
   }
 
-  public void polled(DocumentSet set) {
+  void polled(DocumentSet set) {
     if (listener != null) {
       notify(() -> listener.polled(set));
     }
   }
 
-  public void stateChanged(DocumentSet set, int polls, Duration sinceStart) {
+  void stateChanged(DocumentSet set, int polls, Duration sinceStart) {
     if (log.on(Level.DEBUG)) {
       log.log(
           Level.DEBUG,
@@ -116,7 +115,7 @@ public final class Events {
     }
   }
 
-  public void waitEnded(String id, String how, int polls, Duration took) {
+  void waitEnded(String id, String how, int polls, Duration took) {
     if (log.on(Level.DEBUG)) {
       log.log(
           Level.DEBUG,
@@ -158,43 +157,49 @@ public final class Events {
   private void trace(ApiRequest request, Outcome outcome) {
     String token = outcome.token();
     if (request.body() != null) {
-      log.log(Level.TRACE, "request body: " + shown(request.body(), token), token);
+      log.log(Level.TRACE, "request body: " + Log.shown(request.body(), token), token);
     }
     if (outcome.failure() == null) {
-      log.log(Level.TRACE, "response body: " + shown(outcome.body(), token), token);
+      log.log(Level.TRACE, "response body: " + Log.shown(outcome.body(), token), token);
     }
   }
 
-  /**
-   * A body as a trace line shows it, in the order that keeps secrets out: redacted whole, escaped
-   * (see {@link Log#log}), and only then cut, on a character boundary. A body that is not text is
-   * left out, as OkHttp's logging interceptor leaves it out.
-   */
-  static String shown(byte[] body, String token) {
-    String text;
-    try {
-      text =
-          StandardCharsets.UTF_8
-              .newDecoder()
-              .onMalformedInput(CodingErrorAction.REPORT)
-              .onUnmappableCharacter(CodingErrorAction.REPORT)
-              .decode(ByteBuffer.wrap(body))
-              .toString();
-    } catch (CharacterCodingException notText) {
-      return "(binary body of " + body.length + " bytes left out)";
-    }
-    if (text.chars().anyMatch(c -> Character.isISOControl(c) && !Character.isWhitespace(c))) {
-      return "(binary body of " + body.length + " bytes left out)";
-    }
-    String safe = Log.escape(Redaction.redact(text, token));
-    if (safe.length() <= Log.BODY_CHARS) {
-      return safe;
-    }
-    int end = Log.BODY_CHARS;
-    if (Character.isHighSurrogate(safe.charAt(end - 1))) {
-      end--;
-    }
-    return safe.substring(0, end) + "...(" + body.length + " bytes in all)";
+  @Override
+  public RuntimeException failure(String message, Throwable cause) {
+    return Exceptions.failure(message, cause);
+  }
+
+  @Override
+  public RuntimeException network(String message, Throwable cause, boolean requestSent) {
+    return Exceptions.network(message, cause, requestSent);
+  }
+
+  @Override
+  public RuntimeException invalidResponse(String message, int statusCode, String body) {
+    return Exceptions.invalidResponse(message, statusCode, body);
+  }
+
+  @Override
+  public RuntimeException untrustedOrigin(String origin) {
+    return Exceptions.untrustedOrigin(origin);
+  }
+
+  @Override
+  public RuntimeException rateLimited(ApiRequest request, Duration retryAfter, String why) {
+    return Exceptions.rateLimited(request, retryAfter, why);
+  }
+
+  @Override
+  public RuntimeException forStatus(
+      ApiRequest request, int statusCode, Headers headers, String body, Duration retryAfter) {
+    return Exceptions.forStatus(
+        request.method(),
+        request.url().toString(),
+        statusCode,
+        headers,
+        body,
+        Exceptions.errors(body),
+        retryAfter);
   }
 
   private static String seconds(Duration duration) {
