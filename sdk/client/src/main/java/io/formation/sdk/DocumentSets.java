@@ -1,12 +1,12 @@
 package io.formation.sdk;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import io.formation.sdk.internal.ApiRequest;
-import io.formation.sdk.internal.JsonResponse;
-import io.formation.sdk.internal.Origins;
 import io.formation.sdk.internal.Port;
-import io.formation.sdk.internal.Transport;
-import io.formation.sdk.internal.Wire;
+import io.formation.sdk.internal.guards.Origins;
+import io.formation.sdk.internal.json.Wire;
+import io.formation.sdk.internal.transport.ApiRequest;
+import io.formation.sdk.internal.transport.JsonResponse;
+import io.formation.sdk.internal.transport.Transport;
 import io.formation.sdk.model.DocumentSet;
 import io.formation.sdk.model.Form;
 import java.time.Clock;

@@ -1,10 +1,10 @@
 package io.formation.sdk;
 
-import io.formation.sdk.internal.ApiRequest;
-import io.formation.sdk.internal.Log;
-import io.formation.sdk.internal.Outcome;
 import io.formation.sdk.internal.Port;
-import io.formation.sdk.internal.RequestIds;
+import io.formation.sdk.internal.guards.Log;
+import io.formation.sdk.internal.transport.ApiRequest;
+import io.formation.sdk.internal.transport.Outcome;
+import io.formation.sdk.internal.transport.RequestIds;
 import io.formation.sdk.model.DocumentSet;
 import java.lang.System.Logger.Level;
 import java.time.Duration;

@@ -2,11 +2,11 @@ package io.formation.sdk;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
-import io.formation.sdk.internal.ApiRequest;
 import io.formation.sdk.internal.Port;
-import io.formation.sdk.internal.Redaction;
-import io.formation.sdk.internal.Time;
-import io.formation.sdk.internal.Wire;
+import io.formation.sdk.internal.guards.Redaction;
+import io.formation.sdk.internal.json.Wire;
+import io.formation.sdk.internal.time.Time;
+import io.formation.sdk.internal.transport.ApiRequest;
 import io.formation.sdk.model.DocumentSet;
 import io.formation.sdk.model.DocumentSetState;
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package io.formation.sdk;
 
-import io.formation.sdk.internal.Origins;
 import io.formation.sdk.internal.Port;
+import io.formation.sdk.internal.guards.Origins;
 import io.formation.sdk.model.Page;
 import java.util.Collections;
 import java.util.Iterator;

@@ -1,8 +1,8 @@
 package io.formation.sdk;
 
-import io.formation.sdk.internal.Checks;
 import io.formation.sdk.internal.Port;
-import io.formation.sdk.internal.Timeout;
+import io.formation.sdk.internal.guards.Checks;
+import io.formation.sdk.internal.guards.Timeout;
 import io.formation.sdk.model.DocumentSet;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package io.formation.sdk;
 
-import io.formation.sdk.internal.Checks;
+import io.formation.sdk.internal.guards.Checks;
 import io.formation.sdk.model.DocumentSet;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,9 +1,9 @@
 package io.formation.sdk;
 
-import io.formation.sdk.internal.CallOptions;
-import io.formation.sdk.internal.Checks;
 import io.formation.sdk.internal.Port;
-import io.formation.sdk.internal.Timeout;
+import io.formation.sdk.internal.guards.Checks;
+import io.formation.sdk.internal.guards.Timeout;
+import io.formation.sdk.internal.transport.CallOptions;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;

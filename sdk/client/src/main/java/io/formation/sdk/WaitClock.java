@@ -1,7 +1,7 @@
 package io.formation.sdk;
 
-import io.formation.sdk.internal.Ticker;
-import io.formation.sdk.internal.Time;
+import io.formation.sdk.internal.time.Ticker;
+import io.formation.sdk.internal.time.Time;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

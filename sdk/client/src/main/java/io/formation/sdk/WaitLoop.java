@@ -1,12 +1,12 @@
 package io.formation.sdk;
 
-import io.formation.sdk.internal.ApiRequest;
-import io.formation.sdk.internal.AsyncOperation;
-import io.formation.sdk.internal.JsonResponse;
-import io.formation.sdk.internal.RetryPolicy;
-import io.formation.sdk.internal.Time;
-import io.formation.sdk.internal.Transport;
-import io.formation.sdk.internal.Wire;
+import io.formation.sdk.internal.json.Wire;
+import io.formation.sdk.internal.limits.RetryPolicy;
+import io.formation.sdk.internal.time.Time;
+import io.formation.sdk.internal.transport.ApiRequest;
+import io.formation.sdk.internal.transport.AsyncOperation;
+import io.formation.sdk.internal.transport.JsonResponse;
+import io.formation.sdk.internal.transport.Transport;
 import io.formation.sdk.model.DocumentSet;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,8 +1,8 @@
 package io.formation.sdk;
 
-import io.formation.sdk.internal.Backoff;
-import io.formation.sdk.internal.RetryPolicy;
-import io.formation.sdk.internal.Time;
+import io.formation.sdk.internal.limits.Backoff;
+import io.formation.sdk.internal.limits.RetryPolicy;
+import io.formation.sdk.internal.time.Time;
 import io.formation.sdk.model.DocumentSet;
 import io.formation.sdk.model.DocumentSetState;
 import java.time.Duration;

@@ -1,8 +1,8 @@
 package io.formation.sdk;
 
-import io.formation.sdk.internal.Origins;
 import io.formation.sdk.internal.Port;
-import io.formation.sdk.internal.Time;
+import io.formation.sdk.internal.guards.Origins;
+import io.formation.sdk.internal.time.Time;
 import io.formation.sdk.model.DocumentSetState;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

@@ -1,6 +1,6 @@
 package io.formation.sdk;
 
-import io.formation.sdk.internal.TestSleepers;
+import io.formation.sdk.internal.time.TestSleepers;
 import io.formation.testkit.FakeTime;
 import java.io.IOException;
 import mockwebserver3.MockWebServer;

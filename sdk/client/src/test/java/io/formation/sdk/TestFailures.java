@@ -1,6 +1,6 @@
 package io.formation.sdk;
 
-import io.formation.sdk.internal.Log;
+import io.formation.sdk.internal.guards.Log;
 
 /**
  * The SDK's port (its exception factory), for tests of the internals (typed as Object: the internal

@@ -3,8 +3,8 @@ package io.formation.sdk;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.MissingNode;
-import io.formation.sdk.internal.RetryPolicy;
-import io.formation.sdk.internal.Time;
+import io.formation.sdk.internal.limits.RetryPolicy;
+import io.formation.sdk.internal.time.Time;
 import io.formation.sdk.model.DocumentSet;
 import io.formation.sdk.model.DocumentSetState;
 import java.time.Clock;

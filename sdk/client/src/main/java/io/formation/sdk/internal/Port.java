@@ -1,5 +1,8 @@
 package io.formation.sdk.internal;
 
+import io.formation.sdk.internal.json.Wire;
+import io.formation.sdk.internal.transport.ApiRequest;
+import io.formation.sdk.internal.transport.Outcome;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;

@@ -1,0 +1,23 @@
+package io.formation.sdk.internal.transport;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * A call's own settings, as the public {@code RequestOptions} checked them.
+ *
+ * @param headers the caller's headers
+ * @param timeout each attempt's timeout instead of the client's, if set
+ * @param maxRetries the retries instead of the client's, if set
+ */
+public record CallOptions(
+    Map<String, String> headers, Optional<Duration> timeout, OptionalInt maxRetries) {
+  public static final CallOptions NONE =
+      new CallOptions(Map.of(), Optional.empty(), OptionalInt.empty());
+
+  public CallOptions {
+    headers = Map.copyOf(headers);
+  }
+}
