@@ -11,9 +11,8 @@ import java.util.NoSuchElementException;
 import okhttp3.Headers;
 
 /**
- * The one way the internals reach the public package, which implements it: the SDK's exceptions
- * (made by its one factory, {@code Exceptions}) and the partner's listener. Its static methods make
- * every other exception of the SDK, so that none is made anywhere else.
+ * The internals' one way to the public package: its exceptions and the listener; the statics make
+ * every other exception.
  */
 public interface Port {
   RuntimeException failure(String message, Throwable cause);
@@ -33,9 +32,6 @@ public interface Port {
 
   void attemptStarted(ApiRequest request, int attempt, int maxAttempts);
 
-  /**
-   * @param retryIn the wait before the next attempt, or null when this one was the last
-   */
   void attemptFinished(
       ApiRequest request,
       int attempt,

@@ -27,10 +27,7 @@ public final class Checks {
     return true;
   }
 
-  /**
-   * Where a header value has a character HTTP does not allow (only tab and visible ASCII and space
-   * are): its index, or -1 when the value is fine. Callers report the index, never the value.
-   */
+  /** Where a header value has a character HTTP forbids: its index, or -1. */
   public static int invalidHeaderCharAt(String value) {
     for (int i = 0; i < value.length(); i++) {
       char c = value.charAt(i);
@@ -41,11 +38,7 @@ public final class Checks {
     return -1;
   }
 
-  /**
-   * A number of retries, for the client and for one call alike.
-   *
-   * @throws IllegalArgumentException if negative
-   */
+  /** A number of retries, for the client and for one call alike. */
   public static int maxRetries(int maxRetries) {
     if (maxRetries < 0) {
       throw Port.invalid("maxRetries must not be negative, was " + maxRetries);
@@ -53,14 +46,7 @@ public final class Checks {
     return maxRetries;
   }
 
-  /**
-   * Checks a record's components at once: the first null one fails with a {@link
-   * NullPointerException} whose message is its name, as {@code Objects.requireNonNull(value, name)}
-   * would give.
-   *
-   * @param names the components' names, separated by single spaces, in the order of {@code values}
-   * @throws IllegalArgumentException if there are not as many names as values (a bug of the caller)
-   */
+  /** Fails on a record's first null component, naming it as requireNonNull does. */
   public static void nonNull(String names, Object... values) {
     int count = 1;
     for (int i = 0; i < names.length(); i++) {
@@ -78,11 +64,7 @@ public final class Checks {
     }
   }
 
-  /**
-   * A duration setting that must be more than zero (a poll interval, a wait's timeout).
-   *
-   * @throws IllegalArgumentException naming the setting, if zero or negative
-   */
+  /** A duration setting that must be more than zero (a poll interval, a wait's timeout). */
   public static Duration positive(String name, Duration value) {
     Objects.requireNonNull(value, name);
     if (value.isNegative() || value.isZero()) {
@@ -91,11 +73,7 @@ public final class Checks {
     return value;
   }
 
-  /**
-   * A duration setting where zero means "none" or "at once" (a grace, a window, a cap).
-   *
-   * @throws IllegalArgumentException naming the setting, if negative
-   */
+  /** A duration setting where zero means "none" or "at once" (a grace, a window, a cap). */
   public static Duration nonNegative(String name, Duration value) {
     Objects.requireNonNull(value, name);
     if (value.isNegative()) {

@@ -12,45 +12,30 @@ import java.util.Optional;
 import java.util.jar.JarFile;
 import java.util.jar.Manifest;
 
-/**
- * Fails fast, naming the fix, when the application's dependency management picked libraries older
- * than the SDK runs on; otherwise they fail later, deep inside a call, with a bare linkage error.
- */
+/** Fails at build, naming the fix, when a dependency is older than the SDK runs on. */
 public final class Compatibility {
   /** OkHttp 4 ships the same {@code okhttp3} classes under another artifact id. */
   static final String OKHTTP_FLOOR = "5.0.0";
 
-  /**
-   * The oldest stdlib that has every class and member OkHttp 5 and Okio 3 link against (1.7 lacks
-   * {@code kotlin.enums.EnumEntriesKt}, which Spring Boot 2.7 and 3.0 run into).
-   */
+  /** The oldest stdlib with every member OkHttp 5 and Okio 3 link against. */
   static final String KOTLIN_FLOOR = "1.8.0";
 
   /** Records (the models, and a partner's own types in valuesAs) need 2.12; sdk/it runs it. */
   static final String JACKSON_FLOOR = "2.12.0";
 
-  /**
-   * The versions the SDK is built and tested with, offered in the fixes; a test keeps them true.
-   */
+  /** The versions the SDK is built with, offered in the fixes. */
   static final String OKHTTP_TESTED = "5.5.1";
 
   static final String KOTLIN_TESTED = "2.1.21";
 
-  /**
-   * The Okio OkHttp {@value #OKHTTP_TESTED} is built with. Okio keeps no version constant, so an
-   * Okio too old is told by the member OkHttp 5.5 links against first, {@code okio.Okio.socket},
-   * and its version read from its jar's manifest for the message.
-   */
+  /** The Okio OkHttp {@value #OKHTTP_TESTED} is built with. */
   static final String OKIO_TESTED = "3.18.1";
 
   static final String JACKSON_TESTED = "2.19.0";
 
   private Compatibility() {}
 
-  /**
-   * Throws {@link IllegalStateException} naming each library that is too old, the version found,
-   * the version needed and the Maven fix. The class path is read once per JVM.
-   */
+  /** Throws naming each library too old, with its Maven fix. */
   public static void check() {
     List<String> problems = Found.PROBLEMS;
     if (!problems.isEmpty()) {
@@ -123,10 +108,6 @@ public final class Compatibility {
             + dependency("com.squareup.okhttp3", "okhttp-jvm", OKHTTP_TESTED));
   }
 
-  /**
-   * @param found the Okio version its jar names, or null when it names none
-   * @param hasSocket whether Okio has what OkHttp 5.5 links against
-   */
   static Optional<String> okioProblem(String found, boolean hasSocket) {
     if (hasSocket) {
       return Optional.empty();
@@ -146,10 +127,7 @@ public final class Compatibility {
             + dependency("com.squareup.okio", "okio-jvm", OKIO_TESTED));
   }
 
-  /**
-   * What a call's {@link LinkageError} says to the caller: which library is too old, and the fix
-   * (the check's own when it found one).
-   */
+  /** What a call's LinkageError says to the caller: the library, and the fix. */
   public static String explain(LinkageError error) {
     String text = String.valueOf(error.getMessage());
     String library =
@@ -223,11 +201,7 @@ public final class Compatibility {
                 "<scope>import</scope>"));
   }
 
-  /**
-   * The problem of a library found older than the SDK's floor for it: "The Formation SDK needs" it
-   * at the floor "or newer", then the rest (what was found and the fix). Its callers check the
-   * version first: the message is built only for a library that is too old, not at every start.
-   */
+  /** The problem of a library older than its floor, built only once found. */
   private static Optional<String> needs(String library, String floor, String rest) {
     return Optional.of("The Formation SDK needs " + library + " " + floor + " or newer" + rest);
   }
@@ -246,11 +220,7 @@ public final class Compatibility {
     return xml.append("  </dependency>").toString();
   }
 
-  /**
-   * Whether {@code found} is below {@code floor}, comparing major, minor and patch numbers; a
-   * missing or unreadable version is not held against the application (a missing library fails on
-   * its own, with its name).
-   */
+  /** Whether {@code found} is below {@code floor}; an unreadable version is not. */
   static boolean olderThan(String found, String floor) {
     int[] have = numbers(found);
     if (have == null) {
@@ -297,12 +267,7 @@ public final class Compatibility {
     return part.substring(0, end);
   }
 
-  /**
-   * Whether Okio has {@code okio.Okio.socket(Socket)}, with the very type OkHttp links against;
-   * true when Okio is absent (it fails on its own). A method handle looks up that one member:
-   * {@code Class.getMethod} would load the types of all of Okio's public methods (ciphers, hashes,
-   * file systems) at every start.
-   */
+  /** Whether Okio has the socket method OkHttp links against; true when absent. */
   static boolean hasOkioSocket() {
     ClassLoader loader = Compatibility.class.getClassLoader();
     Class<?> okio;
@@ -337,10 +302,7 @@ public final class Compatibility {
     }
   }
 
-  /**
-   * A public static field's value as text, or null when its library is absent. Reflection, not a
-   * reference: OkHttp 4's VERSION is a compile-time constant javac would copy in.
-   */
+  /** A public static field's value as text, or null when its library is absent. */
   static String staticField(String className, String field) {
     try {
       Class<?> type = Class.forName(className, true, Compatibility.class.getClassLoader());

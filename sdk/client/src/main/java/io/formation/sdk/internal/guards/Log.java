@@ -9,17 +9,7 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
-/**
- * The SDK's log: {@code System.Logger} {@value #NAME}, which SLF4J, Log4j and java.util.logging
- * pick up through their bridges. The switch partners expect, {@code FORMATION_LOG=debug} (or {@code
- * -Dformation.log=debug}, or {@code trace}), turns the lines on without any logging configuration:
- * those the logger would drop then go to standard error. Every line goes through {@link Redaction}
- * and has its control characters escaped.
- *
- * @param logger the logger lines go to when it takes them
- * @param switched the level the switch asks for, or null
- * @param fallback where lines go that the switch turned on and the logger would drop
- */
+/** The SDK's log, {@code System.Logger} {@value #NAME}, with the FORMATION_LOG switch. */
 public record Log(Logger logger, Level switched, PrintStream fallback) {
   public static final String NAME = "io.formation.sdk";
 
@@ -51,10 +41,7 @@ public record Log(Logger logger, Level switched, PrintStream fallback) {
         || switched != null && switched.getSeverity() <= level.getSeverity();
   }
 
-  /**
-   * Logs a line: redacted first, then with its control characters escaped, so text from the service
-   * can neither show a secret nor forge a line of its own.
-   */
+  /** Logs a line redacted, then escaped, so service text forges no line. */
   public void log(Level level, String line, String token) {
     String safe = escape(Redaction.redact(line, token));
     if (logger.isLoggable(level)) {
@@ -64,10 +51,7 @@ public record Log(Logger logger, Level switched, PrintStream fallback) {
     }
   }
 
-  /**
-   * The text with every control character (and the Unicode line separators) written as an escape:
-   * one line stays one line, and a terminal runs no escape sequence from the service.
-   */
+  /** The text with its control characters escaped: one line stays one. */
   static String escape(String text) {
     StringBuilder out = null;
     for (int i = 0; i < text.length(); i++) {
@@ -93,11 +77,7 @@ public record Log(Logger logger, Level switched, PrintStream fallback) {
     return out == null ? text : out.toString();
   }
 
-  /**
-   * A body as a trace line shows it, in the order that keeps secrets out: redacted whole, escaped
-   * (see {@link Log#log}), and only then cut, on a character boundary. A body that is not text is
-   * left out, as OkHttp's logging interceptor leaves it out.
-   */
+  /** A body as a trace line shows it: redacted, escaped, then cut. */
   public static String shown(byte[] body, String token) {
     String text;
     try {

@@ -6,10 +6,7 @@ import java.util.LinkedHashSet;
 import java.util.Set;
 import okhttp3.HttpUrl;
 
-/**
- * The base URL and the origins the token may go to. Every URL the SDK calls is built or resolved
- * here, so the origin rule has one home.
- */
+/** The base URL and the origins the token may go to. */
 public final class Origins {
   /** What a refused URL with credentials is called: the credentials themselves are never shown. */
   public static final String CREDENTIALS = "credentials (user:password@)";
@@ -19,11 +16,6 @@ public final class Origins {
   private final Set<String> trusted;
   private final Port port;
 
-  /**
-   * @param baseUrl the service's base URL; a path prefix is kept
-   * @param trustedOrigins further origins the caller trusts with the token
-   * @param allowInsecureHttp whether plain http is allowed for a host that is not loopback
-   */
   public Origins(
       String baseUrl, Collection<String> trustedOrigins, boolean allowInsecureHttp, Port port) {
     this.port = port;
@@ -58,14 +50,7 @@ public final class Origins {
     return url.build();
   }
 
-  /**
-   * Resolves a link or action url the service returned against the base URL, exactly as given.
-   *
-   * @throws RuntimeException (the SDK's UntrustedOriginException) if it points at an origin the
-   *     token must not go to, is not an http(s) URL at all ({@code javascript:}, {@code ftp:}...),
-   *     or carries credentials ({@code user:password@}) as the base URL may not; nothing is sent or
-   *     logged
-   */
+  /** Resolves a link or action url the service returned against the base URL, exactly as given. */
   public HttpUrl resolve(String link) {
     HttpUrl url = base.resolve(link);
     if (url == null) {

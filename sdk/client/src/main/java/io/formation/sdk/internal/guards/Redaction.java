@@ -7,12 +7,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 
-/**
- * The one redaction of the SDK: every exception message and cause, log line, listener event and
- * {@code toString()} goes through here, so a secret hidden from one is hidden from all. It replaces
- * the call's own token, anything shaped like a bearer token or a JWT, and the query of any URL in
- * the text (for an action url, its signature).
- */
+/** The one redaction: every message, log line, event and toString() goes through here. */
 public final class Redaction {
   static final String REDACTED = "<redacted>";
 
@@ -26,11 +21,7 @@ public final class Redaction {
 
   private Redaction() {}
 
-  /**
-   * The text with the token, anything token-like and every URL's query replaced.
-   *
-   * @param token the call's token, or null when none is known
-   */
+  /** The text with the token, anything token-like and every URL's query replaced. */
   public static String redact(String text, String token) {
     if (text == null) {
       return null;
@@ -47,11 +38,7 @@ public final class Redaction {
     return query < 0 ? url : url.substring(0, query);
   }
 
-  /**
-   * The throwable as is when no message in it (causes and suppressed ones included) holds anything
-   * to redact; otherwise a copy whose every message is redacted. The copy keeps the stack traces,
-   * and says which class each one stood for, so nothing is lost but the secret.
-   */
+  /** The throwable as is, or a copy with every message redacted. */
   public static Throwable scrub(Throwable error, String token) {
     if (error == null || clean(error, token, Collections.newSetFromMap(new IdentityHashMap<>()))) {
       return error;
@@ -97,10 +84,7 @@ public final class Redaction {
     return copy;
   }
 
-  /**
-   * Stands for an exception whose message held a secret: same class name in its text, same stack
-   * trace, the message redacted. An {@link IOException}, so an I/O failure stays one.
-   */
+  /** Stands for an exception whose message held a secret, redacted. */
   static final class Redacted extends IOException {
     private static final long serialVersionUID = 1L;
 

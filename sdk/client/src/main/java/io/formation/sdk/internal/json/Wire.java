@@ -29,12 +29,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Function;
 
-/**
- * Reads the service's JSON into the SDK's records. The interface leaves envelopes and several field
- * names open, so every resource is read the same tolerant way: unwrap a JSON:API {@code data}
- * member if there is one, then look each field up in {@code attributes} first and at the top level
- * second, under every spelling listed below. The lists are the single place to add a spelling.
- */
+/** Reads the service's JSON into the SDK's records. */
 public final class Wire {
   /** Where a form's JSON Schema may be: JSON Forms' own name, snake_case, camelCase. */
   public static final List<String> SCHEMA_FIELDS = List.of("schema", "json_schema", "jsonSchema");
@@ -59,13 +54,7 @@ public final class Wire {
   /** Which member of a plain object may hold the list of forms. */
   public static final List<String> FORM_LIST_FIELDS = List.of("forms", "data", "items");
 
-  /**
-   * One mapper for the JSON the SDK reads and writes itself (building one is the costliest part of
-   * starting a client), kept private: the rest of the SDK reads and writes through the methods
-   * below, so nothing can reconfigure it. They call the mapper itself, not an {@code ObjectReader}
-   * or {@code ObjectWriter} of it: the same settings, without loading those classes at a client's
-   * first call.
-   */
+  /** The one mapper of the SDK's own JSON, private so nothing reconfigures it. */
   private static final ObjectMapper MAPPER = mapper();
 
   private Wire() {}
@@ -90,8 +79,8 @@ public final class Wire {
     return new ObjectMapper()
         .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
         .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
-        // Numbers as the service wrote them: 0.0000001 stays that, not the double 1.0E-7, so
-        // values read and sent back are the values the service sent.
+        // Numbers as the service wrote them: 0.0000001 stays that, not the double 1.0E-7, so values
+        // read and sent back are the values the service sent.
         .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
         .enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN)
         .setNodeFactory(exactNumbers());
@@ -107,20 +96,13 @@ public final class Wire {
     return Bound.WRITER;
   }
 
-  /**
-   * The mapper for callers' own types, with Jackson's java.time module: built when a caller's type
-   * is first bound, not at a client's first call, which loaded 145 classes more for it (the
-   * module's serializers and {@code java.time.format}); the SDK's own JSON has no dates.
-   */
+  /** The mapper for callers' types, with java.time; built at first use (docs/building.md). */
   private static final class Bound {
     static final ObjectMapper MAPPER = mapper().registerModule(new JavaTimeModule());
     static final ObjectWriter WRITER = MAPPER.writer();
   }
 
-  /**
-   * Keeps decimals' trailing zeros. Deprecated since Jackson 2.15 for a feature flag that older
-   * Jacksons, which the SDK supports, do not have.
-   */
+  /** Keeps decimals' trailing zeros. */
   @SuppressWarnings("deprecation")
   private static JsonNodeFactory exactNumbers() {
     return JsonNodeFactory.withExactBigDecimals(true);
@@ -275,10 +257,7 @@ public final class Wire {
     }
   }
 
-  /**
-   * The resource of a JSON:API document, or the object itself. An object with an id of its own is
-   * the resource: its {@code data} member is a field (JSON Forms calls a form's values "data").
-   */
+  /** The resource of a JSON:API document, or the object itself. */
   private static JsonNode resourceOf(JsonNode body) {
     JsonNode data = body.get("data");
     return data != null && data.isObject() && !body.hasNonNull("id") ? data : body;
@@ -338,11 +317,7 @@ public final class Wire {
     }
   }
 
-  /**
-   * The link parsed last: a wait reads one document set poll after poll, with the same app link
-   * each time, and parsing a URI costs more than all the rest of reading the set. A URI is
-   * immutable, so one parse serves them all; a link that differs is parsed and kept instead.
-   */
+  /** The app link parsed last, reused by a wait's polls (docs/building.md). */
   private static volatile ParsedLink lastLink;
 
   private record ParsedLink(String text, URI uri) {}

@@ -1,11 +1,6 @@
 package io.formation.sdk.internal.limits;
 
-/**
- * The adaptive rate of one origin and its token bucket, as arithmetic over ticker readings (the
- * shape of the AWS SDK v2's {@code RateLimitingTokenBucket}). A refusal cuts the rate to {@link
- * #BETA} of what was sent or answered, whichever is lower; the rate climbs back along CUBIC's
- * curve, holds, then doubles until refused again. Not thread-safe: its lane's lock guards it.
- */
+/** One origin's adaptive rate and token bucket, as arithmetic over ticker readings. */
 final class AdaptiveRate {
   /** The share of the measured rate kept on a refusal, as CUBIC's beta. */
   static final double BETA = 0.7;
@@ -31,9 +26,7 @@ final class AdaptiveRate {
   /** The share of a second of the learned rate that may go at once. */
   private static final double LEARNED_BURST_SECONDS = 0.01;
 
-  /**
-   * Rates are measured over windows this long; a refusal within one of the last cut cuts no more.
-   */
+  /** The measuring window; a refusal within one of the last cut cuts no more. */
   static final long MEASURE_WINDOW_NANOS = 100_000_000L;
 
   /** The weight of the newest window in a measured rate. */
@@ -57,10 +50,6 @@ final class AdaptiveRate {
   private double tokens;
   private long refilled;
 
-  /**
-   * @param perSecond the request budget, a ceiling on the learned rate; 0 for none
-   * @param burst how many requests the budget lets through at once
-   */
   AdaptiveRate(double perSecond, int burst, long now) {
     this.ceiling = perSecond > 0 ? perSecond : Double.POSITIVE_INFINITY;
     this.ceilingBurst = perSecond > 0 ? burst : Double.POSITIVE_INFINITY;

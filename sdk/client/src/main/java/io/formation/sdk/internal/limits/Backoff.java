@@ -3,11 +3,7 @@ package io.formation.sdk.internal.limits;
 import io.formation.sdk.internal.time.Time;
 import java.time.Duration;
 
-/**
- * Exponential backoff with jitter, the one formula for the waits between retries and between polls:
- * intervals grow by the multiplier up to the longest, and each is cut at random by up to the
- * jitter's fraction of it.
- */
+/** Exponential backoff with jitter: the one formula of retries and polls. */
 public record Backoff(Duration initial, double multiplier, Duration longest, double jitter) {
   /** {@return the interval after this one} */
   public Duration grown(Duration interval) {

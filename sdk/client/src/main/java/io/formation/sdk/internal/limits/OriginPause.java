@@ -3,11 +3,7 @@ package io.formation.sdk.internal.limits;
 import io.formation.sdk.internal.time.Time;
 import java.time.Duration;
 
-/**
- * The pause of one origin that a {@code Retry-After} asks for: every call to it waits until then,
- * and resumes with its own jitter of up to the pause again, so they do not return as one burst. Not
- * thread-safe: its lane's lock guards it.
- */
+/** The pause a Retry-After asks of one origin, and each held call's jittered resume. */
 final class OriginPause {
   /** The most a paused call adds to the pause, as a fraction of it. */
   private static final double RESUME_SPREAD = 1.0;
@@ -31,12 +27,7 @@ final class OriginPause {
     return Time.between(now, until);
   }
 
-  /**
-   * Pauses the origin for {@code pause} from {@code now}, unless the refusal came to a request sent
-   * during the pause in force or while its calls resume: those honour their own answer.
-   *
-   * @return whether it paused anew
-   */
+  /** Pauses the origin, unless the refusal's request went out in the pause in force. */
   boolean pause(long now, long sentAt, Duration pause) {
     if (paused && Time.left(settled, sentAt) > 0) {
       return false;

@@ -9,11 +9,7 @@ import java.time.Instant;
 import java.util.Set;
 import okhttp3.Headers;
 
-/**
- * What an answer means, in one place: whether it is retried and after how long, the {@code
- * Retry-After} honoured (at most {@code maxRetryAfter}, never sooner than asked), whether it pauses
- * the origin, whether it teaches the rate, and whether a wait rides through it.
- */
+/** What an answer means: retried or not, the Retry-After honoured, a pause, a lesson. */
 public final class RetryPolicy {
   /** "Try again later": a POST only on 429, the one answer that says nothing was done. */
   private static final Set<Integer> RETRIED = Set.of(408, 429, 500, 502, 503, 504);
@@ -39,11 +35,6 @@ public final class RetryPolicy {
   private final Duration callTimeout;
   private final Time time;
 
-  /**
-   * @param maxRetries the client's retries after the first attempt; a call's options may differ
-   * @param maxRetryAfter the longest {@code Retry-After} honoured
-   * @param callTimeout the client's timeout of one attempt, zero for none
-   */
   public RetryPolicy(int maxRetries, Duration maxRetryAfter, Duration callTimeout, Time time) {
     this.maxRetries = maxRetries;
     this.maxRetryAfter = maxRetryAfter;
@@ -51,12 +42,7 @@ public final class RetryPolicy {
     this.time = time;
   }
 
-  /**
-   * The wait before the next attempt, or null when the outcome is final: no retries left, not
-   * retryable, a {@code Retry-After} longer than honoured, or a wait past the request's deadline.
-   *
-   * @param attempt how many attempts were made so far, from 1
-   */
+  /** The wait before the next attempt, or null when the outcome is final. */
   public Duration delayAfter(ApiRequest request, int attempt, Outcome outcome) {
     if (attempt >= maxAttempts(request) || !isRetryable(request.method(), outcome)) {
       return null;
@@ -81,11 +67,7 @@ public final class RetryPolicy {
     return time.ticker().until(latest).compareTo(delay) < 0 ? null : delay;
   }
 
-  /**
-   * The latest a call may still be sent, a ticker reading: its own timeout from now (else the
-   * client's {@code callTimeout}), and for a poll its wait's deadline: the one bound of how long a
-   * call is held, by a {@code Retry-After}, a pause or the queue.
-   */
+  /** The latest a call may still go: the one bound of how long a call is held. */
   long latestStart(ApiRequest request, long now) {
     Duration timeout = request.options().timeout().orElse(callTimeout);
     long own = timeout.isZero() ? Time.NEVER : Time.after(now, timeout);

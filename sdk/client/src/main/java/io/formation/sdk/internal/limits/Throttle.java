@@ -12,12 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import okhttp3.HttpUrl;
 
-/**
- * One client's view of the service's limits, per origin, shared by blocking and async calls and by
- * every wait: an origin's lane holds its {@link OriginPause}, its {@link AdaptiveRate} and its
- * {@link TurnQueue} under one lock. It lets a call go or refuses it; it never sends one. No call is
- * held past its own timeout or its wait's deadline ({@link RetryPolicy#latestStart}).
- */
+/** The service's limits per origin: a lane of pause, adaptive rate and queue, one lock. */
 public final class Throttle {
   private final Time time;
   private final RetryPolicy retryPolicy;
@@ -29,10 +24,6 @@ public final class Throttle {
   /** The lane used last: a client calls one origin, nearly always (see docs/building.md). */
   private volatile Lane recent;
 
-  /**
-   * @param perSecond the request budget's rate, a ceiling on the learned one; 0 for none
-   * @param burst how many requests the budget lets through at once
-   */
   public Throttle(Time time, RetryPolicy retryPolicy, Port port, double perSecond, int burst) {
     this.time = time;
     this.retryPolicy = retryPolicy;
@@ -41,11 +32,7 @@ public final class Throttle {
     this.burst = burst;
   }
 
-  /**
-   * Completes with null when the request may go, or fails with the caller's 429 when it would be
-   * held past its timeout or its wait's deadline, nothing sent. Completing or cancelling it gives
-   * its turn back unspent.
-   */
+  /** Completes when the request may go, or fails with the 429 of a call held back. */
   public CompletableFuture<IOException> acquire(ApiRequest request) {
     return lane(request.url()).acquire(request, null);
   }
@@ -61,10 +48,7 @@ public final class Throttle {
     }
   }
 
-  /**
-   * Learns from an answer to a request sent at {@code sentAt}, as the retry policy reads it: a
-   * refusal cuts the rate, and its {@code Retry-After} pauses the origin for everyone.
-   */
+  /** Learns from an answer, as the retry policy reads it. */
   public void observe(ApiRequest request, Outcome outcome, long sentAt) {
     if (retryPolicy.isAnswered(outcome)) {
       Lane lane = existing(request.url());

@@ -11,12 +11,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 
-/**
- * The calls of one origin waiting for the rate's tokens: first come, first served, creates, forms
- * and actions ahead of polls unless a poll has waited {@link #POLL_HANDICAP} longer; each fails at
- * its deadline rather than wait past it. The lane that extends it guards it with its own lock, and
- * completes futures outside it, as a sleeper may run their callbacks at once.
- */
+/** The calls waiting for an origin's tokens, polls behind others, none past its deadline. */
 abstract class TurnQueue {
   static final CompletableFuture<IOException> NOW = CompletableFuture.completedFuture(null);
 
@@ -129,7 +124,7 @@ abstract class TurnQueue {
     return refusal(request, queue, "the rate the service allows held this call in a queue");
   }
 
-  /** The wait until the next release, unless one is on its way (then null). Holds the lock. */
+  /** The wait until the next release, unless one is on its way (then null). */
   private Duration scheduleRelease(long now) {
     if (releasing) {
       return null;
@@ -198,11 +193,7 @@ abstract class TurnQueue {
     startRelease(next);
   }
 
-  /**
-   * Takes the turn out of its queue's count, once; a queue left with no live turn drops the rest.
-   *
-   * @return whether it was live until now
-   */
+  /** Takes the turn out of its queue's count, once; whether it was live. */
   private boolean leave(Turn turn) {
     synchronized (this) {
       if (!turn.live) {
@@ -232,11 +223,7 @@ abstract class TurnQueue {
         : interactive.poll();
   }
 
-  /**
-   * A waiting call, held by a pause and then queued, and what its timer wakes: one object per call.
-   * However it completes, it leaves the queue's count first, so whoever sees it done sees the queue
-   * without it.
-   */
+  /** A waiting call, from the pause to the queue: one object, which its timer wakes. */
   final class Turn extends CompletableFuture<IOException> implements Sleeper.Wakeup {
     final ApiRequest request;
 

@@ -11,27 +11,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/**
- * Real time: blocking sleeps, and async waits on one shared daemon scheduler thread, so thousands
- * of pending waits cost no thread each. {@link #close()} fails the waits still pending, so no async
- * call is left hanging by a closed client.
- *
- * <p>A wait is one small object, the future itself, in a {@link DelayQueue}: no task, no callbacks
- * and no registry beside it (a {@code ScheduledThreadPoolExecutor} costs about 300 bytes a wait
- * that way, which thousands of waiting sets pay); what {@link #after(Duration, Wakeup)} wakes is a
- * field of it, not a callback on the future. A cancelled wait stays queued until its time, doing
- * nothing then: removing it at once would cost a scan of the queue.
- */
+/** Real time: async waits on one daemon thread, each one object in a DelayQueue. */
 public final class SchedulerSleeper implements Sleeper, AutoCloseable {
   private final DelayQueue<Wake> queue = new DelayQueue<>();
   private final AtomicBoolean started = new AtomicBoolean();
   private final Thread thread = daemonThreads("formation-scheduler").newThread(new Runner());
   private volatile boolean closed;
 
-  /**
-   * Blocks on a scheduled wait rather than in {@code Thread.sleep}, so {@link #close()} wakes the
-   * sleeper (with an {@link IllegalStateException}) instead of leaving it asleep for the duration.
-   */
+  /** Blocks on a scheduled wait, so that close() wakes the sleeper. */
   @Override
   public void sleep(Duration duration) throws InterruptedException {
     Sleeper.await(delay(duration));
@@ -116,8 +103,8 @@ public final class SchedulerSleeper implements Sleeper, AutoCloseable {
     return new DaemonThreads(prefix);
   }
 
-  // Classes rather than lambdas here and on the way to a client's first call: the JVM spins a
-  // class for each lambda the first time it runs, several times the cost of loading one.
+  // Classes rather than lambdas here and on the way to a client's first call: the JVM spins a class
+  // for each lambda the first time it runs, several times the cost of loading one.
 
   private static final class DaemonThreads implements ThreadFactory {
     private final String prefix;

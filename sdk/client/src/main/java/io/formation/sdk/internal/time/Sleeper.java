@@ -11,21 +11,10 @@ public interface Sleeper {
   /** Blocks the calling thread for the duration. */
   void sleep(Duration duration) throws InterruptedException;
 
-  /**
-   * Completes after the duration without blocking a thread; cancelling the future drops the wait.
-   * Never throws: a wait that cannot be scheduled is a failed future.
-   */
+  /** Completes after the duration; cancelling it drops the wait. */
   CompletableFuture<Void> delay(Duration duration);
 
-  /**
-   * Wakes {@code then} after the duration without blocking a thread: with null, or with the failure
-   * of a wait that cannot be scheduled or that a closing client failed. Cancelling the returned
-   * future drops the wait, and {@code then} is not woken. It may be woken before this returns.
-   *
-   * <p>A sleeper of its own may hold {@code then} in the wait itself, where {@link
-   * #delay(Duration)} needs a callback on the future: a second future and a completion object for
-   * each of the thousands of waits parked at once.
-   */
+  /** Wakes {@code then} after the duration, or with why the wait failed. */
   default Future<?> after(Duration duration, Wakeup then) {
     CompletableFuture<Void> wait = delay(duration);
     wait.whenComplete(
@@ -40,17 +29,10 @@ public interface Sleeper {
   /** What {@link #after(Duration, Wakeup)} wakes when its wait is over. */
   @FunctionalInterface
   interface Wakeup {
-    /**
-     * @param failure null when the wait is over, else why it ended without waiting its time
-     */
     void wake(Throwable failure);
   }
 
-  /**
-   * Blocks until the wait completes. An interrupt cancels the wait and is thrown; a wait failed by
-   * a closing client is thrown as the {@link IllegalStateException} it failed with, and one the SDK
-   * failed with an exception of its own (a call held back past its timeout) as that exception.
-   */
+  /** Blocks until the wait completes. */
   static <T> T await(CompletableFuture<T> wait) throws InterruptedException {
     try {
       return wait.get();

@@ -2,10 +2,7 @@ package io.formation.sdk.internal.time;
 
 import java.time.Duration;
 
-/**
- * Monotonic time, nanoseconds from an arbitrary origin compared by their difference: what the SDK
- * measures or waits out, which no step of the wall clock moves.
- */
+/** Monotonic nanoseconds, compared by difference; no wall-clock step moves them. */
 @FunctionalInterface
 public interface Ticker {
   long nanoTime();

@@ -4,10 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.function.DoubleSupplier;
 
-/**
- * The client's time, passed as one value: the wall clock reads dates only, the ticker measures
- * every duration, the sleeper waits, the random spreads. Tests replace all four at once.
- */
+/** The client's time, passed once: wall clock, ticker, sleeper, random. */
 public record Time(Clock clock, Ticker ticker, Sleeper sleeper, DoubleSupplier random) {
   /** A duration this long or longer means no deadline: no arithmetic on it overflows. */
   public static final Duration FOREVER = Duration.ofDays(36_500);

@@ -8,20 +8,7 @@ import java.util.Objects;
 import java.util.UUID;
 import okhttp3.HttpUrl;
 
-/**
- * One call to the service, before auth and retries.
- *
- * @param method upper-case HTTP method, an RFC 9110 token
- * @param url the resolved URL, already checked against the trusted origins
- * @param body JSON body, or null for none
- * @param accept the Accept header
- * @param deadline when a poll's retries must stop (its wait's timeout), a {@link Ticker} reading;
- *     {@link #NO_DEADLINE} for every other call, which also tells polls, which yield to other calls
- *     under a request budget, from the rest
- * @param options the caller's settings for this call
- * @param idempotencyKey the {@code Idempotency-Key} of this one logical request (its retries carry
- *     it too), or null
- */
+/** One call to the service, before auth and retries. */
 public record ApiRequest(
     String method,
     HttpUrl url,
@@ -54,10 +41,7 @@ public record ApiRequest(
     this(method, url, body, accept, NO_DEADLINE, options, null);
   }
 
-  /**
-   * The same request with its {@code Idempotency-Key}: the caller's for this one logical request,
-   * or a fresh one made here when null, so no key is ever shared by two of them.
-   */
+  /** The same request with its Idempotency-Key: the caller's, or a fresh one. */
   public ApiRequest withIdempotencyKey(String key) {
     return new ApiRequest(
         method,

@@ -11,17 +11,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 
-/**
- * An async operation made of steps run one after another (attempts, waits, polls). Completing
- * {@link #result()} in any way (cancel, {@code complete}, {@code completeExceptionally}, {@code
- * orTimeout}) cancels the step in flight, which gives back a queued turn unspent, and no later step
- * starts.
- *
- * <p>The caller's future completes on the completions executor, never on the thread that ended the
- * last step (OkHttp's dispatcher or the client's scheduler): a slow callback of the caller then
- * holds neither a connection slot nor every timer of the client, as the AWS SDK v2 does with its
- * future-completion executor.
- */
+/** An async operation made of steps run one after another (attempts, waits, polls). */
 public final class AsyncOperation<T> implements Sleeper.Wakeup {
   private static final VarHandle ENDED;
   private static final VarHandle STEP;
@@ -37,18 +27,13 @@ public final class AsyncOperation<T> implements Sleeper.Wakeup {
   }
 
   // Plain fields and a subclassed future rather than callbacks on futures: thousands of waits are
-  // in flight at once, and each callback costs a completion object and a future of its own. For
-  // the same reason a wait wakes the operation itself, which holds the step that follows it.
+  // in flight at once, and each callback costs a completion object and a future of its own.
   private final Executor completions;
   private final Returned<T> returned = new Returned<>(this);
   private volatile Future<?> step;
   private volatile Runnable afterWait;
   private volatile int ended;
 
-  /**
-   * @param completions where the caller's future completes; null for an operation that is a step of
-   *     another one, whose future only the SDK waits on
-   */
   public AsyncOperation(Executor completions) {
     this.completions = completions;
   }
@@ -58,11 +43,7 @@ public final class AsyncOperation<T> implements Sleeper.Wakeup {
     return returned;
   }
 
-  /**
-   * Records the step now in flight.
-   *
-   * @return false, after cancelling the step, if the operation already ended
-   */
+  /** Records the step now in flight. */
   public boolean track(Future<?> next) {
     step = next;
     if (ended != 0) {
@@ -72,10 +53,7 @@ public final class AsyncOperation<T> implements Sleeper.Wakeup {
     return true;
   }
 
-  /**
-   * Waits on the sleeper, as the step in flight, and runs {@code next} once the wait is over. A
-   * wait that fails (its client was closed, say) fails the operation instead of stranding it.
-   */
+  /** Waits on the sleeper, as the step in flight, and runs {@code next} once the wait is over. */
   public void after(Sleeper sleeper, Duration wait, Runnable next) {
     Future<?> before = step;
     afterWait = next;
@@ -101,11 +79,7 @@ public final class AsyncOperation<T> implements Sleeper.Wakeup {
     }
   }
 
-  /**
-   * Runs code of this operation on whatever thread completed the previous step. Anything it throws,
-   * an {@link Error} included, fails the operation: thrown inside a future's callback it would
-   * otherwise be lost, and the caller's future would never complete.
-   */
+  /** Runs code of this operation on whatever thread completed the previous step. */
   public void run(Runnable code) {
     try {
       code.run();
@@ -137,10 +111,7 @@ public final class AsyncOperation<T> implements Sleeper.Wakeup {
     }
   }
 
-  /**
-   * Ends the operation, once: the step in flight is cancelled. Ended by the SDK, that step is
-   * already over; ended by the caller, it is dropped (a queued turn given back unspent).
-   */
+  /** Ends the operation, once: the step in flight is cancelled. */
   private boolean end() {
     if (!ENDED.compareAndSet(this, 0, 1)) {
       return false;
@@ -160,10 +131,7 @@ public final class AsyncOperation<T> implements Sleeper.Wakeup {
     execute(completions, () -> returned.deliver(value, error));
   }
 
-  /**
-   * Runs the task on the executor; on the calling thread once the executor takes nothing more (a
-   * closed client's), as what it completes must still complete.
-   */
+  /** Runs the task on the executor, or here once it is shut down. */
   public static void execute(Executor executor, Runnable task) {
     try {
       executor.execute(task);
@@ -172,11 +140,7 @@ public final class AsyncOperation<T> implements Sleeper.Wakeup {
     }
   }
 
-  /**
-   * The caller's future. Completing it in any way ({@code cancel}, {@code complete}, {@code
-   * completeExceptionally}, and so {@code orTimeout} and {@code completeOnTimeout}) ends the
-   * operation first, so the step it dropped is given back before anyone sees the future done.
-   */
+  /** The caller's future. */
   private static final class Returned<T> extends CompletableFuture<T> {
     private final AsyncOperation<T> operation;
 

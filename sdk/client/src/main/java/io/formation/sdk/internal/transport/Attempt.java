@@ -6,17 +6,7 @@ import okhttp3.Call;
 import okhttp3.HttpUrl;
 import okhttp3.Response;
 
-/**
- * One attempt the transport sends, found by its {@link Call} (the transport keeps the calls in
- * flight with their attempts). Carries the token to {@link NetworkInterceptor}, so it never sits in
- * a header where other interceptors or logs could see it; remembers the origin the call was made
- * for and the headers the caller added, so a redirect to another origin carries none of them;
- * records whether the request reached the network, so a failure can tell whether anything was
- * written; and keeps an answer OkHttp might replay by itself, so that answer stands instead.
- *
- * <p>Not an OkHttp request tag: tags are keyed by Kotlin classes, and the first one loads about 60
- * classes of Kotlin's reflection into a partner's process, besides a key object per lookup.
- */
+/** One attempt, found by its call: its token, origin, headers, and what it sent. */
 final class Attempt {
   private final Call call;
   private final HttpUrl url;
@@ -26,11 +16,6 @@ final class Attempt {
   private volatile Response kept;
   private volatile Thread blocked;
 
-  /**
-   * @param call the call that sends it
-   * @param url the URL the call was made for
-   * @param callerHeaders the names of the headers the caller added (RequestOptions)
-   */
   Attempt(Call call, HttpUrl url, Set<String> callerHeaders) {
     this.call = call;
     this.url = url;

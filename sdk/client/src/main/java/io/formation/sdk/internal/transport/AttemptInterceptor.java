@@ -11,25 +11,13 @@ import okhttp3.Call;
 import okhttp3.Interceptor;
 import okhttp3.Response;
 
-/**
- * The application interceptor each attempt passes once, when OkHttp takes it up, on the thread that
- * runs it (the caller's for a blocking call, OkHttp's dispatcher for an async one), never on the
- * client's scheduler: a slow token provider then delays its own attempt only. It stops an attempt
- * whose origin was paused while it waited in OkHttp's queue (before a connection is chosen, so it
- * costs nothing), fetches the attempt's token, and turns whatever the HTTP stack below throws that
- * is not an {@link IOException} into a {@link FinalFailure}, so it reaches the caller as a {@code
- * FormationException} and kills no thread. One interceptor for the three, as each one more costs
- * every call a copy of OkHttp's chain.
- */
+/** Once per attempt, on its own thread: the pause check, the token, stack failures. */
 final class AttemptInterceptor implements Interceptor {
   private final Map<Call, Attempt> attempts;
   private final Throttle throttle;
   private final Supplier<String> tokens;
   private final Port port;
 
-  /**
-   * @param attempts the transport's calls in flight, with their attempts
-   */
   AttemptInterceptor(
       Map<Call, Attempt> attempts, Throttle throttle, Supplier<String> tokens, Port port) {
     this.attempts = attempts;

@@ -5,13 +5,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 
-/**
- * A call's own settings, as the public {@code RequestOptions} checked them.
- *
- * @param headers the caller's headers
- * @param timeout each attempt's timeout instead of the client's, if set
- * @param maxRetries the retries instead of the client's, if set
- */
+/** A call's own settings, as the public {@code RequestOptions} checked them. */
 public record CallOptions(
     Map<String, String> headers, Optional<Duration> timeout, OptionalInt maxRetries) {
   public static final CallOptions NONE =

@@ -17,21 +17,7 @@ import okhttp3.Response;
 import okhttp3.ResponseBody;
 import okio.BufferedSink;
 
-/**
- * Runs for every request that actually goes on the wire, redirects included, as the last network
- * interceptor; the one place where OkHttp is tamed. The token is added only for a trusted origin,
- * and no other interceptor sees it; on a redirect to another origin the caller's headers stay
- * behind (OkHttp itself drops only {@code Authorization}). A request that would go out on a
- * connection the server already closed is stopped before anything is written, and a request body is
- * one-shot where a replay could act twice (see {@link Transport}). OkHttp's own replays of an
- * answer ({@link RetryPolicy#REPLAYS_REFUSED}) never reach the wire, as every attempt is the retry
- * policy's to decide: the answer is kept to stand instead, and OkHttp is shown it without its
- * {@code Retry-After}, which OkHttp would parse as an {@code int} and fail on past 2^31 s.
- *
- * @param attempts the transport's calls in flight, with their attempts
- * @param origins which origins are trusted with the token
- * @param maxResponseBytes the most of an answer kept to stand when a replay is refused
- */
+/** Every request on the wire, redirects included: the one place OkHttp is tamed. */
 record NetworkInterceptor(Map<Call, Attempt> attempts, Origins origins, long maxResponseBytes)
     implements Interceptor {
   private static final MediaType JSON = MediaType.get("application/json; charset=utf-8");
@@ -74,13 +60,7 @@ record NetworkInterceptor(Map<Call, Attempt> attempts, Origins origins, long max
     return response;
   }
 
-  /**
-   * Whether the server closed this idle HTTP/1 connection: a read of at most a millisecond finds
-   * its end (or a reset) instead of timing out. OkHttp checks this only after 10 s of idleness; a
-   * server with a shorter keep-alive would otherwise swallow a POST whose fate nobody then knows.
-   * HTTP/2 connections are skipped: their frames must not be read from here, and a refused stream
-   * there fails before anything is sent anyway.
-   */
+  /** Whether the server closed this idle HTTP/1 connection: a 1 ms read finds out. */
   private static boolean isClosedByPeer(Connection connection) {
     if (connection == null
         || connection.protocol() != Protocol.HTTP_1_1
@@ -128,20 +108,14 @@ record NetworkInterceptor(Map<Call, Attempt> attempts, Origins origins, long max
     }
   }
 
-  /**
-   * The body of a request: one OkHttp may replay for an idempotent method, a one-shot one
-   * otherwise.
-   */
+  /** A body OkHttp may replay for an idempotent method, else a one-shot one. */
   static RequestBody body(String method, byte[] bytes) {
     return RetryPolicy.isIdempotent(method)
         ? RequestBody.create(bytes, JSON)
         : new OneShotBody(bytes);
   }
 
-  /**
-   * A body OkHttp must not replay by itself: a one-shot body stops OkHttp from following up on an
-   * answer (a redirect, a 503 with {@code Retry-After: 0}) by sending a POST again.
-   */
+  /** A body OkHttp must not replay by itself. */
   private static final class OneShotBody extends RequestBody {
     private final byte[] bytes;
 

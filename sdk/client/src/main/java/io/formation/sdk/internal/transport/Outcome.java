@@ -8,18 +8,7 @@ import okhttp3.ResponseBody;
 import okio.Buffer;
 import okio.BufferedSource;
 
-/**
- * What one attempt produced: a response read up to the size limit, or the I/O failure that ended
- * it, already passed through {@link Redaction}: the same failure reaches the listener, the log and
- * the caller's exception as its cause.
- *
- * @param body the body as read: at most the limit, so a too-large answer never fills the heap
- * @param tooLarge whether the body went on past the limit (counted after decompression)
- * @param requestSent whether the request reached the network, so the service may have acted on it
- * @param stopped whether the calling thread was interrupted: such a failure is final. (Not a
- *     cancelled call: OkHttp cancels a call whose callTimeout ran out, and that one may retry.)
- * @param token the token this attempt carried, so error text can be redacted
- */
+/** What one attempt produced: the answer as read, or its failure, already redacted. */
 public record Outcome(
     int statusCode,
     Headers headers,
@@ -30,10 +19,7 @@ public record Outcome(
     boolean stopped,
     String token) {
 
-  /**
-   * Reads the response, at most {@code limit} bytes of its body. An answer the network interceptor
-   * kept stands for the one OkHttp returns: it has every header the service sent.
-   */
+  /** Reads the response, at most {@code limit} bytes of its body. */
   static Outcome of(Attempt attempt, Response response, long limit) {
     Response answer = attempt.kept() != null ? attempt.kept() : response;
     try (ResponseBody body = answer.body()) {

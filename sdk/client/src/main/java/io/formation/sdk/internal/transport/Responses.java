@@ -10,15 +10,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.function.Function;
 
-/**
- * Turns what the last attempt produced into the caller's result, or into the exception that says
- * what went wrong. Every exception about an answer of the service is made here, so service text is
- * redacted (the token a service may echo) and capped in one place.
- *
- * @param retryPolicy reads the {@code Retry-After} an exception carries
- * @param port makes the exceptions
- * @param maxResponseBytes the most of a body that is read, for the message of one cut there
- */
+/** Turns the last outcome into the result, or the exception. */
 record Responses(RetryPolicy retryPolicy, Port port, long maxResponseBytes) {
   /** The most of an error body an exception keeps. */
   static final int KEPT_BODY_CHARS = 64 * 1024;

@@ -28,11 +28,7 @@ import okhttp3.Request;
 import okhttp3.RequestBody;
 import okhttp3.Response;
 
-/**
- * Sends {@link ApiRequest}s: runs the attempts, and waits between them as the {@link RetryPolicy}
- * decides; {@link Responses} turns the last outcome into a result or an exception. The blocking and
- * the async path differ only in how they run one attempt and how they wait.
- */
+/** Sends requests: runs the attempts and waits between them as the policy says. */
 public final class Transport {
   private static final String IDEMPOTENCY_KEY = "Idempotency-Key";
 
@@ -56,12 +52,6 @@ public final class Transport {
 
   private final AtomicBoolean watchingInterrupts = new AtomicBoolean();
 
-  /**
-   * @param http the client to send with; the transport adds its own network interceptor to it
-   * @param scheduler the client's own scheduler, for the check of interrupted blocking calls
-   * @param completions where the futures returned to callers complete
-   * @param maxResponseBytes the most of a response body that is read
-   */
   public Transport(
       OkHttpClient http,
       Origins origins,
@@ -100,9 +90,7 @@ public final class Transport {
     return time.sleeper();
   }
 
-  /**
-   * Where the futures returned to callers complete: never a thread of OkHttp's or the scheduler.
-   */
+  /** Where callers' futures complete: never OkHttp's thread or the scheduler. */
   public Executor completions() {
     return completions;
   }
@@ -176,11 +164,7 @@ public final class Transport {
     }
   }
 
-  /**
-   * OkHttp does not notice an interrupt while it blocks on a socket, so a check on the client's
-   * scheduler cancels the call of a blocked thread that was interrupted. Started with the first
-   * blocking call, so a client used only asynchronously never runs it.
-   */
+  /** Cancels the calls of interrupted blocked threads, as OkHttp ignores interrupts. */
   private void watchInterrupts() {
     if (watchingInterrupts.compareAndSet(false, true)) {
       scheduler.every(INTERRUPT_CHECK, new InterruptCheck());
@@ -200,20 +184,12 @@ public final class Transport {
     }
   }
 
-  /**
-   * The async twin of {@link #send}: OkHttp's own dispatch for each attempt, the shared sleeper's
-   * non-blocking delay between attempts. Cancelling the returned future cancels the call in flight
-   * and any retry not yet started, and so does completing it in any other way. Whatever happens,
-   * the future completes, on {@link #completions()}.
-   */
+  /** The async twin of {@link #send}. */
   public <T> CompletableFuture<T> sendAsync(ApiRequest request, Function<JsonResponse, T> reader) {
     return sendAsync(request, reader, completions);
   }
 
-  /**
-   * {@link #sendAsync} as a step of another operation (a poll of a wait): its future completes on
-   * whatever thread ended the last attempt, as only the SDK waits on it.
-   */
+  /** {@link #sendAsync} as a step of another operation, completing on any thread. */
   public <T> CompletableFuture<T> sendAsyncStep(
       ApiRequest request, Function<JsonResponse, T> reader) {
     return sendAsync(request, reader, null);
@@ -226,10 +202,6 @@ public final class Transport {
     return operation.result();
   }
 
-  /**
-   * @param reported whether this attempt was already reported started: it was held back by a pause
-   *     on its way out, and goes again as the same attempt
-   */
   private <T> void attemptAsync(
       ApiRequest request,
       Function<JsonResponse, T> reader,
@@ -341,11 +313,7 @@ public final class Transport {
         time.sleeper(), delay, () -> attemptAsync(request, reader, attempt + 1, false, operation));
   }
 
-  /**
-   * Reports the end of an attempt that was reported started and will get no answer (its caller
-   * ended it, or it was refused after a pause held it back), so every attempt started is finished
-   * exactly once and an in-flight gauge built on the listener never drifts.
-   */
+  /** Ends an attempt started but unanswered, so every start is finished once. */
   private void unanswered(ApiRequest request, int attempt, boolean reported, long nanos) {
     if (reported) {
       port.attemptFinished(
@@ -358,10 +326,7 @@ public final class Transport {
     }
   }
 
-  /**
-   * Whether the attempt was stopped on its way out by a pause that began while it waited in
-   * OkHttp's queue: nothing was sent, so it waits for the pause and goes again as the same attempt.
-   */
+  /** Whether a pause stopped the attempt on its way out, nothing sent. */
   private boolean heldByPause(Outcome outcome) {
     return !closed && outcome.failure() instanceof Throttle.PausedBeforeSending;
   }
@@ -389,8 +354,8 @@ public final class Transport {
       }
       callerHeaders = names;
     }
-    // Added, not set: a caller can give none of these three (RequestOptions refuses them), so
-    // there is no earlier value to look for and replace.
+    // Added, not set: a caller can give none of these three (RequestOptions refuses them), so there
+    // is no earlier value to look for and replace.
     Call call =
         http.newCall(
             okhttp

@@ -30,11 +30,7 @@ public final class Version {
     return product == null ? sdk : product + " " + sdk;
   }
 
-  /**
-   * The text of {@link Runtime#version()}, read from {@code java.runtime.version}, which the JDK
-   * sets to it: its {@code toString()} runs a stream whose lambdas cost a client's cold start about
-   * as much as the rest of building the user agent.
-   */
+  /** Runtime.version() as text, without its stream (docs/building.md). */
   private static String runtime() {
     String version = System.getProperty("java.runtime.version");
     return version != null ? version : Runtime.version().toString();
