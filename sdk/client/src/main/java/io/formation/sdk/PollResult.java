@@ -97,7 +97,7 @@ public record PollResult(
    */
   public boolean needsInput() {
     return kind == Kind.INPUT_NEEDED
-        || waitState.inputNeededTold() && set.map(s -> s.state().needsInput()).orElse(false);
+        || waitState.inputNeededTold && set.map(s -> s.state().needsInput()).orElse(false);
   }
 
   /**

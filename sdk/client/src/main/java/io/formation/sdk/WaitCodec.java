@@ -1,9 +1,12 @@
 package io.formation.sdk;
 
 import io.formation.sdk.internal.Port;
+import io.formation.sdk.internal.guards.Origins;
 import io.formation.sdk.model.DocumentSetState;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -257,5 +260,62 @@ final class WaitCodec {
       }
     }
     return bytes.toString(StandardCharsets.UTF_8);
+  }
+
+  /** Refuses an id a saved wait could not hold and read back as it is. */
+  static void saveableId(String setId) {
+    Origins.requireId("document set id", setId);
+    if (!wellFormed(setId)) {
+      throw Port.invalid(
+          "document set id is not well-formed Unicode (it has a lone surrogate): " + setId);
+    }
+    int escaped = escape(setId).length();
+    if (escaped > WaitState.LONGEST_ID) {
+      throw Port.invalid(
+          "document set id is "
+              + escaped
+              + " characters long once %-escaped; a saved wait holds ids of at most "
+              + WaitState.LONGEST_ID);
+    }
+  }
+
+  /** Whether the text has no lone surrogate, checked without an encoder as it runs every poll. */
+  private static boolean wellFormed(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (Character.isHighSurrogate(c)
+          && i + 1 < text.length()
+          && Character.isLowSurrogate(text.charAt(i + 1))) {
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The state as a wait keeps it: itself, or the digest of one it could not save as it is (too
+   * long, or not well-formed Unicode).
+   */
+  static DocumentSetState stored(DocumentSetState state) {
+    String value = state.value();
+    if (wellFormed(value) && escape(value).length() <= WaitState.LONGEST_STATE) {
+      return state;
+    }
+    try {
+      MessageDigest sha = MessageDigest.getInstance("SHA-256");
+      for (int i = 0; i < value.length(); i++) {
+        sha.update((byte) (value.charAt(i) >> 8));
+        sha.update((byte) value.charAt(i));
+      }
+      StringBuilder hex = new StringBuilder("sha256-");
+      for (byte b : sha.digest()) {
+        hex.append(Character.forDigit(b >> 4 & 0xf, 16)).append(Character.forDigit(b & 0xf, 16));
+      }
+      return DocumentSetState.of(hex.toString());
+    } catch (NoSuchAlgorithmException e) {
+      throw Port.illegalState("every Java platform has SHA-256", e);
+    }
   }
 }

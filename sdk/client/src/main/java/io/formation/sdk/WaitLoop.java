@@ -1,11 +1,10 @@
 package io.formation.sdk;
 
-import io.formation.sdk.internal.json.Wire;
+import io.formation.sdk.internal.guards.Checks;
 import io.formation.sdk.internal.limits.RetryPolicy;
 import io.formation.sdk.internal.time.Time;
 import io.formation.sdk.internal.transport.ApiRequest;
 import io.formation.sdk.internal.transport.AsyncOperation;
-import io.formation.sdk.internal.transport.JsonResponse;
 import io.formation.sdk.internal.transport.Transport;
 import io.formation.sdk.model.DocumentSet;
 import java.time.Clock;
@@ -52,6 +51,7 @@ final class WaitLoop {
   }
 
   PollResult poll(WaitState wait, PollOptions options) {
+    Checks.nonNull("wait options", wait, options);
     WaitRule rule = rule(options);
     WaitClock time = new WaitClock(clock(options), this.time.ticker());
     awaitTurn(rule, wait, time.now(), time, null);
@@ -59,6 +59,7 @@ final class WaitLoop {
   }
 
   DocumentSet await(WaitState wait, PollOptions options) {
+    Checks.nonNull("wait options", wait, options);
     WaitRule rule = rule(options);
     WaitClock time = new WaitClock(clock(options), this.time.ticker());
     wait = rule.takenUp(wait, time.now());
@@ -96,7 +97,7 @@ final class WaitLoop {
       WaitRule rule, WaitState wait, WaitClock time, FormationException lastFailure) {
     DocumentSet set;
     try {
-      set = transport.send(pollRequest(wait, time), WaitLoop::read);
+      set = transport.send(pollRequest(wait, time), Requests::documentSet);
     } catch (FormationException e) {
       if (Thread.currentThread().isInterrupted()) {
         throw e;
@@ -127,6 +128,7 @@ final class WaitLoop {
   }
 
   CompletableFuture<PollResult> pollAsync(WaitState wait, PollOptions options) {
+    Checks.nonNull("wait options", wait, options);
     WaitRule rule = rule(options);
     WaitClock time = new WaitClock(clock(options), this.time.ticker());
     AsyncOperation<PollResult> operation = new AsyncOperation<>(transport.completions());
@@ -150,6 +152,7 @@ final class WaitLoop {
   }
 
   CompletableFuture<DocumentSet> awaitAsync(WaitState start, PollOptions options) {
+    Checks.nonNull("wait options", start, options);
     WaitRule rule = rule(options);
     WaitClock time = new WaitClock(clock(options), this.time.ticker());
     AsyncOperation<DocumentSet> operation = new AsyncOperation<>(transport.completions());
@@ -223,7 +226,7 @@ final class WaitLoop {
       AsyncOperation<?> operation,
       Consumer<WaitRule.Decision> then) {
     CompletableFuture<DocumentSet> sent =
-        transport.sendAsyncStep(pollRequest(wait, time), WaitLoop::read);
+        transport.sendAsyncStep(pollRequest(wait, time), Requests::documentSet);
     if (!operation.track(sent)) {
       return;
     }
@@ -318,9 +321,5 @@ final class WaitLoop {
 
   private ApiRequest pollRequest(WaitState wait, WaitClock time) {
     return request.apply(wait.setId()).asPoll(time.reading(wait.deadline()));
-  }
-
-  private static DocumentSet read(JsonResponse response) {
-    return Wire.documentSet(response.body());
   }
 }

@@ -141,7 +141,7 @@ record WaitRule(PollOptions options, DoubleSupplier random, RetryPolicy retryPol
           wait.lastSubmission()
               .orElse(wait.started())
               .plus(Time.capped(options.inputNeededGrace()));
-      if (wait.movedOn()) {
+      if (wait.movedOn) {
         needsInput =
             Exceptions.inputNeeded(
                 set, "the service asks for input again: fetch its forms, submit, then wait again");
@@ -160,7 +160,7 @@ record WaitRule(PollOptions options, DoubleSupplier random, RetryPolicy retryPol
       }
     }
     // Moving on ends an episode of needing input; the first poll that finds it needed tells it.
-    boolean told = wait.inputNeededTold() && state.needsInput();
+    boolean told = wait.inputNeededTold && state.needsInput();
     boolean tellNow = needsInput != null && !told;
     PollResult.Kind kind =
         tellNow

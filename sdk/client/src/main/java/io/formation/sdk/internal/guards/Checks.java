@@ -81,4 +81,56 @@ public final class Checks {
     }
     return value;
   }
+
+  /** A header value's character HTTP forbids, by index: the value itself is never shown. */
+  public static String headerValue(String name, String value) {
+    int bad = invalidHeaderCharAt(value);
+    if (bad >= 0) {
+      throw Port.invalid(
+          name + " has a character not allowed in an HTTP header (at index " + bad + ")");
+    }
+    return value;
+  }
+
+  /** A request budget: a positive, finite rate and a burst of at least one. */
+  public static void requestBudget(double requestsPerSecond, int burst) {
+    if (!(requestsPerSecond > 0) || Double.isInfinite(requestsPerSecond)) {
+      throw Port.invalid("requestsPerSecond must be positive, was " + requestsPerSecond);
+    }
+    if (burst < 1) {
+      throw Port.invalid("burst must be at least 1, was " + burst);
+    }
+  }
+
+  /** A limit on a body's bytes, below the 2 GiB of an array. */
+  public static long maxResponseBytes(long bytes) {
+    long largest = Integer.MAX_VALUE - 8;
+    if (bytes < 1 || bytes > largest) {
+      throw Port.invalid("maxResponseBytes must be between 1 and " + largest + ", was " + bytes);
+    }
+    return bytes;
+  }
+
+  /** The environment variable's value, which must be set. */
+  public static String env(java.util.Map<String, String> env, String name) {
+    String value = env.get(name);
+    if (value == null || value.isBlank()) {
+      throw Port.illegalState("The environment variable " + name + " is not set");
+    }
+    return value;
+  }
+
+  /** A text setting that must not be blank; null fails as requireNonNull does. */
+  public static String notBlank(String name, String value) {
+    if (Objects.requireNonNull(value, name).isBlank()) {
+      throw Port.invalid(name + " must not be blank");
+    }
+    return value;
+  }
+
+  /** A product token for the User-Agent: set, not blank, a valid header value; stripped. */
+  public static String userAgent(String product) {
+    headerValue("userAgent", notBlank("userAgent", Objects.requireNonNull(product, "product")));
+    return product.strip();
+  }
 }

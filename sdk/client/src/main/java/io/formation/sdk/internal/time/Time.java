@@ -2,6 +2,7 @@ package io.formation.sdk.internal.time;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.DoubleSupplier;
 
 /** The client's time, passed once: wall clock, ticker, sleeper, random. */
@@ -51,6 +52,16 @@ public record Time(Clock clock, Ticker ticker, Sleeper sleeper, DoubleSupplier r
   /** The same time with another sleeper. */
   public Time withSleeper(Sleeper other) {
     return new Time(clock, ticker, other, random);
+  }
+
+  /** The JVM's random, per thread. */
+  public static final DoubleSupplier THREAD_RANDOM = new ThreadRandom();
+
+  private static final class ThreadRandom implements DoubleSupplier {
+    @Override
+    public double getAsDouble() {
+      return ThreadLocalRandom.current().nextDouble();
+    }
   }
 
   private static final class SystemTicker implements Ticker {
