@@ -25,6 +25,7 @@ final class WaitLoop {
   private final Function<String, ApiRequest> request;
   private final Time time;
   private final RetryPolicy retryPolicy;
+  // The rule of the options passed last (docs/building.md).
   private volatile WaitRule lastRule;
 
   WaitLoop(
@@ -306,10 +307,7 @@ final class WaitLoop {
     return end;
   }
 
-  /**
-   * The rule for waits polling with these options: the same one for every wait that passes the same
-   * options instance, as thousands of waits started at once usually do.
-   */
+  /** The rule for waits polling with these options. */
   private WaitRule rule(PollOptions options) {
     WaitRule last = lastRule;
     if (last == null || last.options() != options) {

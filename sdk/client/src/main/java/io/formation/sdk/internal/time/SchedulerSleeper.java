@@ -103,8 +103,7 @@ public final class SchedulerSleeper implements Sleeper, AutoCloseable {
     return new DaemonThreads(prefix);
   }
 
-  // Classes rather than lambdas here and on the way to a client's first call: the JVM spins a class
-  // for each lambda the first time it runs, several times the cost of loading one.
+  // Classes, not lambdas, on the way to a first call: docs/building.md.
 
   private static final class DaemonThreads implements ThreadFactory {
     private final String prefix;
