@@ -10,6 +10,6 @@ module io.formation.sdk {
   exports io.formation.sdk;
   exports io.formation.sdk.model;
 
-  opens io.formation.sdk.internal to
+  opens io.formation.sdk.internal.json to
       com.fasterxml.jackson.databind;
 }

@@ -1,7 +1,7 @@
 package io.formation.sdk;
 
-import io.formation.sdk.internal.Redaction;
-import io.formation.sdk.internal.RequestIds;
+import io.formation.sdk.internal.guards.Redaction;
+import io.formation.sdk.internal.transport.RequestIds;
 import java.util.List;
 import java.util.Optional;
 import okhttp3.Headers;

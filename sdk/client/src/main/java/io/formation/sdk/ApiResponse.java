@@ -1,7 +1,7 @@
 package io.formation.sdk;
 
-import io.formation.sdk.internal.JsonResponse;
-import io.formation.sdk.internal.RequestIds;
+import io.formation.sdk.internal.transport.JsonResponse;
+import io.formation.sdk.internal.transport.RequestIds;
 import java.util.Objects;
 import java.util.Optional;
 import okhttp3.Headers;

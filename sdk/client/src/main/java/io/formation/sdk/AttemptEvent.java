@@ -1,6 +1,6 @@
 package io.formation.sdk;
 
-import io.formation.sdk.internal.Checks;
+import io.formation.sdk.internal.guards.Checks;
 import java.time.Duration;
 import java.util.Optional;
 

@@ -3,7 +3,8 @@ package io.formation.sdk;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.formation.sdk.internal.Checks;
+import io.formation.sdk.internal.Port;
+import io.formation.sdk.internal.guards.Checks;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -41,22 +42,21 @@ public record CreateDocumentSetParams(
   public CreateDocumentSetParams {
     Objects.requireNonNull(template, "template");
     if (template.isBlank()) {
-      throw new IllegalArgumentException("template must not be blank");
+      throw Port.invalid("template must not be blank");
     }
     if (extraFields.containsKey("template")) {
-      throw new IllegalArgumentException("set the template with of(template), not as a field");
+      throw Port.invalid("set the template with of(template), not as a field");
     }
     Map<String, JsonNode> copy = new LinkedHashMap<>();
     extraFields.forEach((name, value) -> copy.put(name, value.deepCopy()));
     extraFields = Collections.unmodifiableMap(copy);
     if (idempotencyKey != null) {
       if (idempotencyKey.isBlank() || idempotencyKey.length() > LONGEST_KEY) {
-        throw new IllegalArgumentException(
-            "idempotencyKey must be 1 to " + LONGEST_KEY + " characters, not blank");
+        throw Port.invalid("idempotencyKey must be 1 to " + LONGEST_KEY + " characters, not blank");
       }
       int bad = Checks.invalidHeaderCharAt(idempotencyKey);
       if (bad >= 0) {
-        throw new IllegalArgumentException(
+        throw Port.invalid(
             "idempotencyKey has a character not allowed in an HTTP header (at index " + bad + ")");
       }
     }

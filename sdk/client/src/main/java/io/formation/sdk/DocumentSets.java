@@ -1,11 +1,8 @@
 package io.formation.sdk;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import io.formation.sdk.internal.ApiRequest;
-import io.formation.sdk.internal.JsonResponse;
-import io.formation.sdk.internal.Origins;
-import io.formation.sdk.internal.Transport;
-import io.formation.sdk.internal.Wire;
+import io.formation.sdk.internal.guards.Origins;
+import io.formation.sdk.internal.transport.ApiRequest;
+import io.formation.sdk.internal.transport.Transport;
 import io.formation.sdk.model.DocumentSet;
 import io.formation.sdk.model.Form;
 import java.time.Clock;
@@ -51,7 +48,6 @@ public final class DocumentSets {
     this.forms = forms;
     this.submissions = submissions;
     this.options = options;
-    // Polls of a wait through this view carry its options.
     this.waits = waits.withRequests(this::getRequest);
   }
 
@@ -121,7 +117,7 @@ public final class DocumentSets {
      * @return the new document set and the response it came in
      */
     public ApiResponse<DocumentSet> create(CreateDocumentSetParams params) {
-      return transport.send(createRequest(params), r -> ApiResponse.of(r, read(r)));
+      return transport.send(createRequest(params), r -> ApiResponse.of(r, Requests.documentSet(r)));
     }
 
     /**
@@ -131,7 +127,8 @@ public final class DocumentSets {
      * @return the new document set and the response it came in, when it arrives
      */
     public CompletableFuture<ApiResponse<DocumentSet>> createAsync(CreateDocumentSetParams params) {
-      return transport.sendAsync(createRequest(params), r -> ApiResponse.of(r, read(r)));
+      return transport.sendAsync(
+          createRequest(params), r -> ApiResponse.of(r, Requests.documentSet(r)));
     }
 
     /**
@@ -141,7 +138,7 @@ public final class DocumentSets {
      * @return the document set and the response it came in
      */
     public ApiResponse<DocumentSet> get(String id) {
-      return transport.send(getRequest(id), r -> ApiResponse.of(r, read(r)));
+      return transport.send(getRequest(id), r -> ApiResponse.of(r, Requests.documentSet(r)));
     }
 
     /**
@@ -151,7 +148,7 @@ public final class DocumentSets {
      * @return the document set and the response it came in, when it arrives
      */
     public CompletableFuture<ApiResponse<DocumentSet>> getAsync(String id) {
-      return transport.sendAsync(getRequest(id), r -> ApiResponse.of(r, read(r)));
+      return transport.sendAsync(getRequest(id), r -> ApiResponse.of(r, Requests.documentSet(r)));
     }
   }
 
@@ -182,7 +179,7 @@ public final class DocumentSets {
    * @return the new document set, with its initial state
    */
   public DocumentSet create(CreateDocumentSetParams params) {
-    return transport.send(createRequest(params), DocumentSets::read);
+    return transport.send(createRequest(params), Requests::documentSet);
   }
 
   /**
@@ -192,7 +189,7 @@ public final class DocumentSets {
    * @return the new document set, once created
    */
   public CompletableFuture<DocumentSet> createAsync(CreateDocumentSetParams params) {
-    return transport.sendAsync(createRequest(params), DocumentSets::read);
+    return transport.sendAsync(createRequest(params), Requests::documentSet);
   }
 
   /**
@@ -202,7 +199,7 @@ public final class DocumentSets {
    * @return the document set
    */
   public DocumentSet get(String id) {
-    return transport.send(getRequest(id), DocumentSets::read);
+    return transport.send(getRequest(id), Requests::documentSet);
   }
 
   /**
@@ -212,7 +209,7 @@ public final class DocumentSets {
    * @return the document set, once it has arrived
    */
   public CompletableFuture<DocumentSet> getAsync(String id) {
-    return transport.sendAsync(getRequest(id), DocumentSets::read);
+    return transport.sendAsync(getRequest(id), Requests::documentSet);
   }
 
   /**
@@ -277,8 +274,6 @@ public final class DocumentSets {
    *     interrupt
    */
   public PollResult poll(WaitState wait, PollOptions options) {
-    Objects.requireNonNull(wait, "wait");
-    Objects.requireNonNull(options, "options");
     return waits.poll(wait, options);
   }
 
@@ -290,8 +285,6 @@ public final class DocumentSets {
    * @return what the poll found, once it has; failed as {@link #poll} throws
    */
   public CompletableFuture<PollResult> pollAsync(WaitState wait, PollOptions options) {
-    Objects.requireNonNull(wait, "wait");
-    Objects.requireNonNull(options, "options");
     return waits.pollAsync(wait, options);
   }
 
@@ -361,8 +354,6 @@ public final class DocumentSets {
    * @throws FormationException on a failure that is not transient, or on interrupt
    */
   public DocumentSet awaitCompletion(WaitState wait, PollOptions options) {
-    Objects.requireNonNull(wait, "wait");
-    Objects.requireNonNull(options, "options");
     return waits.await(wait, options);
   }
 
@@ -388,33 +379,14 @@ public final class DocumentSets {
    * @return the document set, once complete
    */
   public CompletableFuture<DocumentSet> awaitCompletionAsync(WaitState wait, PollOptions options) {
-    Objects.requireNonNull(wait, "wait");
-    Objects.requireNonNull(options, "options");
     return waits.awaitAsync(wait, options);
   }
 
-  private static DocumentSet read(JsonResponse response) {
-    return Wire.documentSet(response.body());
-  }
-
   private ApiRequest createRequest(CreateDocumentSetParams params) {
-    Objects.requireNonNull(params, "params");
-    try {
-      return new ApiRequest(
-              "POST",
-              origins.endpoint("document_sets"),
-              Wire.write(params.toJson()),
-              ApiRequest.ANY_JSON,
-              options)
-          // One key per create: its retries carry it, no other request ever does.
-          .withIdempotencyKey(params.idempotencyKey());
-    } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException("The params cannot be written as JSON", e);
-    }
+    return Requests.createSet(origins, options, params);
   }
 
   private ApiRequest getRequest(String id) {
-    Origins.requireId("document set id", id);
-    return ApiRequest.get(origins.endpoint("document_sets", id), ApiRequest.ANY_JSON, options);
+    return Requests.getSet(origins, options, id);
   }
 }

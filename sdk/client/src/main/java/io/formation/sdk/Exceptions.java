@@ -1,44 +1,65 @@
 package io.formation.sdk;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
-import io.formation.sdk.internal.Failures;
-import io.formation.sdk.internal.Redaction;
+import io.formation.sdk.internal.Port;
+import io.formation.sdk.internal.guards.Redaction;
+import io.formation.sdk.internal.json.Wire;
+import io.formation.sdk.internal.time.Time;
+import io.formation.sdk.internal.transport.ApiRequest;
 import io.formation.sdk.model.DocumentSet;
 import io.formation.sdk.model.DocumentSetState;
+import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import okhttp3.Headers;
 
-/** The one factory of the SDK's exceptions; see {@link Failures}. */
-final class Exceptions implements Failures {
-  static final Exceptions INSTANCE = new Exceptions();
-
+/**
+ * The one factory of the SDK's exceptions: their constructors are not public API, and every message
+ * goes through {@link Redaction} here. The internals reach it through {@link Port}.
+ */
+final class Exceptions {
   private Exceptions() {}
 
-  @Override
-  public FormationException failure(String message, Throwable cause) {
+  static FormationException failure(String message, Throwable cause) {
     return new FormationException(Redaction.redact(message, null), Redaction.scrub(cause, null));
   }
 
-  @Override
-  public NetworkException network(String message, Throwable cause, boolean requestSent) {
+  static NetworkException network(String message, Throwable cause, boolean requestSent) {
     return new NetworkException(
         Redaction.redact(message, null), Redaction.scrub(cause, null), requestSent);
   }
 
-  @Override
-  public InvalidResponseException invalidResponse(String message, int statusCode, String body) {
+  static InvalidResponseException invalidResponse(String message, int statusCode, String body) {
     return new InvalidResponseException(Redaction.redact(message, null), statusCode, body, null);
   }
 
-  @Override
-  public UntrustedOriginException untrustedOrigin(String origin) {
+  static UntrustedOriginException untrustedOrigin(String origin) {
     return new UntrustedOriginException(origin);
   }
 
-  @Override
-  public ApiException forStatus(
+  static RateLimitException rateLimited(ApiRequest request, Duration retryAfter, String why) {
+    long seconds = Math.max(1, Time.capped(retryAfter).plusMillis(999).getSeconds());
+    return (RateLimitException)
+        forStatus(
+            request.method(),
+            request.url().toString(),
+            429,
+            Headers.of("Retry-After", Long.toString(seconds)),
+            "not sent: "
+                + why
+                + " for another "
+                + retryAfter
+                + (request.isPoll()
+                    ? ", past this poll's timeout or its wait's deadline"
+                    : ", past this call's timeout"),
+            List.of(),
+            retryAfter);
+  }
+
+  static ApiException forStatus(
       String method,
       String url,
       int status,
@@ -48,6 +69,35 @@ final class Exceptions implements Failures {
       Duration retryAfter) {
     return ByStatus.exception(
         new ApiException.Answer(method, url, status, headers, body, errors), retryAfter);
+  }
+
+  /** The JSON:API {@code errors} of a body; empty for anything else. */
+  static List<ApiError> errors(String body) {
+    JsonNode errors;
+    try {
+      errors = Wire.readTree(body).get("errors");
+    } catch (IOException notJson) {
+      return List.of();
+    }
+    if (errors == null || !errors.isArray()) {
+      return List.of();
+    }
+    List<ApiError> parsed = new ArrayList<>();
+    for (JsonNode error : errors) {
+      if (error.isObject()) {
+        JsonNode source = error.path("source");
+        parsed.add(
+            new ApiError(
+                Wire.text(error.get("status")),
+                Wire.text(error.get("code")),
+                Wire.text(error.get("title")),
+                Wire.text(error.get("detail")),
+                Wire.text(source.get("pointer")),
+                Wire.text(source.get("parameter")),
+                error));
+      }
+    }
+    return parsed;
   }
 
   /** A wait whose deadline came: the state it saw last, if any, and its last failure, if any. */
@@ -78,12 +128,11 @@ final class Exceptions implements Failures {
   static FormationException savedFailure(WaitState wait) {
     String poll = "the last poll of document set " + wait.setId() + " before the deadline";
     return switch (wait.lastFailure) {
-      case WaitState.NETWORK -> INSTANCE.network(poll + " got no answer", null, true);
-      case WaitState.INVALID ->
-          INSTANCE.invalidResponse(poll + " was not answered with a set", 0, "");
-      case WaitState.OTHER -> INSTANCE.failure(poll + " failed", null);
+      case WaitState.NETWORK -> network(poll + " got no answer", null, true);
+      case WaitState.INVALID -> invalidResponse(poll + " was not answered with a set", 0, "");
+      case WaitState.OTHER -> failure(poll + " failed", null);
       default ->
-          INSTANCE.forStatus(
+          forStatus(
               "GET",
               "/v1/document_sets/" + wait.setId() + " (" + poll + ")",
               wait.lastFailure,

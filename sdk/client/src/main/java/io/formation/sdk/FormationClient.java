@@ -1,18 +1,11 @@
 package io.formation.sdk;
 
-import io.formation.sdk.internal.Checks;
-import io.formation.sdk.internal.Compatibility;
-import io.formation.sdk.internal.Events;
-import io.formation.sdk.internal.Log;
-import io.formation.sdk.internal.Origins;
-import io.formation.sdk.internal.RetryPolicy;
-import io.formation.sdk.internal.SchedulerSleeper;
-import io.formation.sdk.internal.Sleeper;
-import io.formation.sdk.internal.Throttle;
-import io.formation.sdk.internal.Ticker;
-import io.formation.sdk.internal.Timeout;
-import io.formation.sdk.internal.Transport;
-import io.formation.sdk.internal.Version;
+import io.formation.sdk.internal.guards.Checks;
+import io.formation.sdk.internal.guards.Timeout;
+import io.formation.sdk.internal.time.Sleeper;
+import io.formation.sdk.internal.time.Ticker;
+import io.formation.sdk.internal.time.Time;
+import io.formation.sdk.internal.transport.Version;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,15 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleSupplier;
-import okhttp3.ConnectionPool;
-import okhttp3.Dispatcher;
 import okhttp3.OkHttpClient;
 
 /**
@@ -70,98 +55,10 @@ public final class FormationClient implements AutoCloseable {
   /** The default of {@link Builder#maxResponseBytes}: 8 MiB. */
   public static final long DEFAULT_MAX_RESPONSE_BYTES = 8L * 1024 * 1024;
 
-  private static final long LARGEST_RESPONSE_BYTES = Integer.MAX_VALUE - 8;
-  private static final int MAX_REQUESTS = 64;
-  private static final int MAX_REQUESTS_PER_HOST = 16;
-
-  private final String baseUrl;
-  private final Transport transport;
-  private final OkHttpClient ownHttp;
-  private final SchedulerSleeper scheduler = new SchedulerSleeper();
-  private final ExecutorService ownCompletions;
-  private final Teams teams;
-  private final DocumentSets documentSets;
-  private final Forms forms;
+  private final Parts parts;
 
   private FormationClient(Builder builder) {
-    // A partner's stack with too old a Kotlin stdlib, OkHttp 4 or too old a Jackson fails here,
-    // with the fix, instead of with a NoClassDefFoundError in the middle of a call.
-    Compatibility.check();
-    if (builder.baseUrl == null) {
-      throw new IllegalStateException("baseUrl is required");
-    }
-    if (builder.tokenProvider == null) {
-      throw new IllegalStateException("an accessToken or a tokenProvider is required");
-    }
-    if (builder.accessToken != null) {
-      int bad = Checks.invalidHeaderCharAt(builder.accessToken);
-      if (bad >= 0) {
-        // The token itself is never part of the message.
-        throw new IllegalArgumentException(
-            "accessToken has a character not allowed in an HTTP header (at index " + bad + ")");
-      }
-    }
-    Origins origins =
-        new Origins(
-            builder.baseUrl,
-            builder.trustedOrigins,
-            builder.allowInsecureHttp,
-            Exceptions.INSTANCE);
-    this.baseUrl = origins.base().toString();
-    this.ownHttp = builder.httpClient == null ? newHttpClient(origins.count()) : null;
-    OkHttpClient http =
-        (builder.httpClient == null ? ownHttp : builder.httpClient)
-            .newBuilder()
-            .connectTimeout(builder.connectTimeout)
-            .readTimeout(builder.readTimeout)
-            .writeTimeout(builder.writeTimeout)
-            .callTimeout(builder.callTimeout)
-            .build();
-    RetryPolicy retryPolicy =
-        new RetryPolicy(
-            builder.maxRetries,
-            Duration.ofMillis(500),
-            Duration.ofSeconds(8),
-            builder.maxRetryAfter,
-            builder.callTimeout,
-            builder.clock,
-            builder.ticker,
-            builder.random);
-    Sleeper sleeper = builder.sleeper != null ? builder.sleeper : scheduler;
-    this.ownCompletions = builder.completionExecutor == null ? newCompletionExecutor() : null;
-    this.transport =
-        new Transport(
-            http,
-            origins,
-            builder.tokenProvider,
-            retryPolicy,
-            new Throttle(
-                builder.ticker,
-                sleeper,
-                builder.random,
-                retryPolicy,
-                Exceptions.INSTANCE,
-                builder.budgetPerSecond,
-                builder.budgetBurst),
-            sleeper,
-            scheduler,
-            builder.completionExecutor == null ? ownCompletions : builder.completionExecutor,
-            Exceptions.INSTANCE,
-            new Events(builder.listener, Log.fromEnvironment()),
-            Version.userAgent(builder.userAgentProduct),
-            builder.maxResponseBytes);
-    this.teams = new Teams(transport, origins, RequestOptions.none());
-    Submissions submissions = new Submissions(builder.ticker);
-    this.forms = new Forms(transport, origins, RequestOptions.none(), submissions);
-    this.documentSets =
-        new DocumentSets(
-            transport,
-            origins,
-            forms,
-            submissions,
-            new WaitLoop(
-                transport, null, builder.clock, builder.ticker, builder.random, retryPolicy),
-            RequestOptions.none());
+    this.parts = new Parts(builder);
   }
 
   /** {@return a builder for a client} */
@@ -182,17 +79,9 @@ public final class FormationClient implements AutoCloseable {
 
   static FormationClient fromEnv(Map<String, String> env) {
     return builder()
-        .baseUrl(require(env, BASE_URL_ENV))
-        .accessToken(require(env, ACCESS_TOKEN_ENV))
+        .baseUrl(Checks.env(env, BASE_URL_ENV))
+        .accessToken(Checks.env(env, ACCESS_TOKEN_ENV))
         .build();
-  }
-
-  private static String require(Map<String, String> env, String name) {
-    String value = env.get(name);
-    if (value == null || value.isBlank()) {
-      throw new IllegalStateException("The environment variable " + name + " is not set");
-    }
-    return value;
   }
 
   /** {@return the version of this SDK, such as {@code 0.1.0}; also in its jar's manifest} */
@@ -202,17 +91,17 @@ public final class FormationClient implements AutoCloseable {
 
   /** {@return the teams the token can act for} */
   public Teams teams() {
-    return teams;
+    return parts.teams;
   }
 
   /** {@return document sets: create, read, wait for completion} */
   public DocumentSets documentSets() {
-    return documentSets;
+    return parts.documentSets;
   }
 
   /** {@return forms and their actions} */
   public Forms forms() {
-    return forms;
+    return parts.forms;
   }
 
   /**
@@ -221,67 +110,13 @@ public final class FormationClient implements AutoCloseable {
    */
   @Override
   public void close() {
-    transport.close();
-    scheduler.close();
-    if (ownCompletions != null) {
-      // The futures failed by the close above complete first: shutdown runs what was queued.
-      ownCompletions.shutdown();
-    }
-    if (ownHttp != null) {
-      ownHttp.dispatcher().cancelAll();
-      ownHttp.dispatcher().executorService().shutdown();
-      ownHttp.connectionPool().evictAll();
-    }
+    parts.close();
   }
 
   /** Shows the base URL; never the token. */
   @Override
   public String toString() {
-    return "FormationClient{baseUrl=" + baseUrl + "}";
-  }
-
-  /**
-   * An OkHttp client whose dispatcher runs on daemon threads the SDK names and shuts down: as many
-   * as calls may run at once to the origins calls go to, and no more. OkHttp's own executor starts
-   * a thread whenever none is idle, and a finishing call hands the next one over before its thread
-   * is idle again, so 16 calls at once kept 26 to 28 threads; here the next call waits in the queue
-   * for that very thread, a moment later.
-   */
-  private static OkHttpClient newHttpClient(int origins) {
-    int threads = Math.min(MAX_REQUESTS, MAX_REQUESTS_PER_HOST * origins);
-    ThreadPoolExecutor executor =
-        new ThreadPoolExecutor(
-            threads,
-            threads,
-            60,
-            TimeUnit.SECONDS,
-            new LinkedBlockingQueue<>(),
-            SchedulerSleeper.daemonThreads("formation-http"));
-    executor.allowCoreThreadTimeOut(true);
-    Dispatcher dispatcher = new Dispatcher(executor);
-    dispatcher.setMaxRequests(MAX_REQUESTS);
-    dispatcher.setMaxRequestsPerHost(MAX_REQUESTS_PER_HOST);
-    // As many idle connections as calls may run to the service, so a busy client reuses them
-    // instead of opening (and TLS-handshaking) a new one every few requests.
-    return new OkHttpClient.Builder()
-        .dispatcher(dispatcher)
-        .connectionPool(new ConnectionPool(MAX_REQUESTS_PER_HOST, 5, TimeUnit.MINUTES))
-        .build();
-  }
-
-  /**
-   * The default completion executor: daemon threads handed each completion, a new one only when
-   * every other is busy, ended after ten seconds idle, so a caller's slow callback holds one thread
-   * and never delays an unrelated call's completion.
-   */
-  private static ExecutorService newCompletionExecutor() {
-    return new ThreadPoolExecutor(
-        0,
-        Integer.MAX_VALUE,
-        10,
-        TimeUnit.SECONDS,
-        new SynchronousQueue<>(),
-        SchedulerSleeper.daemonThreads("formation-completion"));
+    return "FormationClient{baseUrl=" + parts.baseUrl + "}";
   }
 
   /**
@@ -299,52 +134,30 @@ public final class FormationClient implements AutoCloseable {
    * }</pre>
    */
   public static final class Builder {
-    private String baseUrl;
-    private String accessToken;
-    private TokenProvider tokenProvider;
-    private Duration connectTimeout = Duration.ofSeconds(10);
-    private Duration readTimeout = Duration.ofSeconds(30);
-    private Duration writeTimeout = Duration.ofSeconds(30);
-    private Duration callTimeout = Duration.ofSeconds(60);
-    private int maxRetries = 2;
-    private Duration maxRetryAfter = Duration.ofSeconds(60);
-    private long maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES;
-    private FormationListener listener;
-    private double budgetPerSecond;
-    private int budgetBurst;
-    private OkHttpClient httpClient;
-    private Executor completionExecutor;
-    private final List<String> trustedOrigins = new ArrayList<>();
-    private boolean allowInsecureHttp;
-    private String userAgentProduct;
-    private Clock clock = Clock.systemUTC();
-    private Ticker ticker = Ticker.SYSTEM;
-    private Sleeper sleeper;
-    private DoubleSupplier random = new ThreadRandom();
+    String baseUrl;
+    String accessToken;
+    TokenProvider tokenProvider;
+    Duration connectTimeout = Duration.ofSeconds(10);
+    Duration readTimeout = Duration.ofSeconds(30);
+    Duration writeTimeout = Duration.ofSeconds(30);
+    Duration callTimeout = Duration.ofSeconds(60);
+    int maxRetries = 2;
+    Duration maxRetryAfter = Duration.ofSeconds(60);
+    long maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES;
+    FormationListener listener;
+    double budgetPerSecond;
+    int budgetBurst;
+    OkHttpClient httpClient;
+    Executor completionExecutor;
+    final List<String> trustedOrigins = new ArrayList<>();
+    boolean allowInsecureHttp;
+    String userAgentProduct;
+    Clock clock = Clock.systemUTC();
+    Ticker ticker = Time.SYSTEM_TICKER;
+    Sleeper sleeper;
+    DoubleSupplier random = Time.THREAD_RANDOM;
 
     private Builder() {}
-
-    // Classes, not lambdas, as on the rest of the way to a first call (see SchedulerSleeper).
-
-    private static final class ThreadRandom implements DoubleSupplier {
-      @Override
-      public double getAsDouble() {
-        return ThreadLocalRandom.current().nextDouble();
-      }
-    }
-
-    private static final class FixedToken implements TokenProvider {
-      private final String token;
-
-      FixedToken(String token) {
-        this.token = token;
-      }
-
-      @Override
-      public String token() {
-        return token;
-      }
-    }
 
     /**
      * The service's base URL, such as {@code https://api.example.com}; endpoints are {@code
@@ -366,12 +179,8 @@ public final class FormationClient implements AutoCloseable {
      * @return this builder
      */
     public Builder accessToken(String accessToken) {
-      Objects.requireNonNull(accessToken, "accessToken");
-      if (accessToken.isBlank()) {
-        throw new IllegalArgumentException("accessToken must not be blank");
-      }
-      this.accessToken = accessToken;
-      this.tokenProvider = new FixedToken(accessToken);
+      this.accessToken = Checks.notBlank("accessToken", accessToken);
+      this.tokenProvider = Tokens.fixed(accessToken);
       return this;
     }
 
@@ -398,7 +207,7 @@ public final class FormationClient implements AutoCloseable {
      * @throws IllegalArgumentException if negative or longer than {@code Integer.MAX_VALUE} ms
      */
     public Builder connectTimeout(Duration timeout) {
-      this.connectTimeout = timeout("connectTimeout", timeout);
+      this.connectTimeout = Timeout.http("connectTimeout", timeout).value();
       return this;
     }
 
@@ -409,7 +218,7 @@ public final class FormationClient implements AutoCloseable {
      * @return this builder
      */
     public Builder readTimeout(Duration timeout) {
-      this.readTimeout = timeout("readTimeout", timeout);
+      this.readTimeout = Timeout.http("readTimeout", timeout).value();
       return this;
     }
 
@@ -420,7 +229,7 @@ public final class FormationClient implements AutoCloseable {
      * @return this builder
      */
     public Builder writeTimeout(Duration timeout) {
-      this.writeTimeout = timeout("writeTimeout", timeout);
+      this.writeTimeout = Timeout.http("writeTimeout", timeout).value();
       return this;
     }
 
@@ -431,7 +240,7 @@ public final class FormationClient implements AutoCloseable {
      * @return this builder
      */
     public Builder callTimeout(Duration timeout) {
-      this.callTimeout = timeout("callTimeout", timeout);
+      this.callTimeout = Timeout.http("callTimeout", timeout).value();
       return this;
     }
 
@@ -471,15 +280,11 @@ public final class FormationClient implements AutoCloseable {
 
     /**
      * A ceiling on the rate of this client's calls to each origin, blocking and async alike: at
-     * most {@code requestsPerSecond} on average, and {@code burst} at once after a quiet spell.
-     * Without it the client still adapts: it learns each origin's rate from the service's 429s (and
-     * 503s with {@code Retry-After}), slows below it, and probes upward again once refusals stop;
-     * the budget caps what it probes up to. Calls beyond the rate wait their turn, first come,
-     * first served (async ones without parking a thread); polls of {@code awaitCompletion} give way
-     * to creates, forms and actions, but never for longer than a second, and no call waits past its
-     * own timeout or its wait's deadline: it fails with a {@link RateLimitException} that says when
-     * to retry. Set it at or a little under the service's rate limit when you know it. Default:
-     * none.
+     * most {@code requestsPerSecond} on average, {@code burst} at once after a quiet spell. Without
+     * it the client still learns each origin's rate from its 429s and probes upward; the budget
+     * caps that. Calls beyond the rate wait their turn (polls behind creates, forms and actions, by
+     * a second at most); none past its own timeout or its wait's deadline, where it fails with a
+     * {@link RateLimitException}. Set it at or under the service's limit if known. Default: none.
      *
      * @param requestsPerSecond the average number of requests per second, per origin
      * @param burst the number of requests let through at once after a quiet spell
@@ -487,13 +292,7 @@ public final class FormationClient implements AutoCloseable {
      * @throws IllegalArgumentException if the rate is not positive and finite or the burst below 1
      */
     public Builder requestBudget(double requestsPerSecond, int burst) {
-      if (!(requestsPerSecond > 0) || Double.isInfinite(requestsPerSecond)) {
-        throw new IllegalArgumentException(
-            "requestsPerSecond must be positive, was " + requestsPerSecond);
-      }
-      if (burst < 1) {
-        throw new IllegalArgumentException("burst must be at least 1, was " + burst);
-      }
+      Checks.requestBudget(requestsPerSecond, burst);
       this.budgetPerSecond = requestsPerSecond;
       this.budgetBurst = burst;
       return this;
@@ -509,11 +308,7 @@ public final class FormationClient implements AutoCloseable {
      * @throws IllegalArgumentException if not positive, or 2 GiB or more
      */
     public Builder maxResponseBytes(long bytes) {
-      if (bytes < 1 || bytes > LARGEST_RESPONSE_BYTES) {
-        throw new IllegalArgumentException(
-            "maxResponseBytes must be between 1 and " + LARGEST_RESPONSE_BYTES + ", was " + bytes);
-      }
-      this.maxResponseBytes = bytes;
+      this.maxResponseBytes = Checks.maxResponseBytes(bytes);
       return this;
     }
 
@@ -531,13 +326,10 @@ public final class FormationClient implements AutoCloseable {
     }
 
     /**
-     * Where the futures of async calls complete, and so where callbacks attached to them run
-     * ({@code thenAccept} and the like). Default: daemon threads of the client's own, a new one
-     * only when every other is busy, ended after ten seconds idle and shut down by {@link
-     * FormationClient#close()}, so a callback that blocks holds one thread and delays no other
-     * call's completion. Never OkHttp's threads: a slow callback there would hold a connection slot
-     * and stall unrelated calls. Slow work still belongs on an executor of your own ({@code
-     * thenAcceptAsync(work, yours)}), or give one here.
+     * Where the futures of async calls complete, and so where callbacks on them run. Default:
+     * daemon threads of the client's own, one per completion running, shut down by {@link
+     * FormationClient#close()}; never OkHttp's threads, where a slow callback would hold a
+     * connection slot. Slow work still belongs on an executor of yours ({@code thenAcceptAsync}).
      *
      * @param executor runs the completion of every future the client returns; it stays the caller's
      *     to shut down
@@ -579,26 +371,7 @@ public final class FormationClient implements AutoCloseable {
      * @return this builder
      */
     public Builder userAgent(String product) {
-      Objects.requireNonNull(product, "product");
-      if (product.isBlank()) {
-        throw new IllegalArgumentException("userAgent must not be blank");
-      }
-      int bad = Checks.invalidHeaderCharAt(product);
-      if (bad >= 0) {
-        throw new IllegalArgumentException(
-            "userAgent has a character not allowed in an HTTP header (at index " + bad + ")");
-      }
-      this.userAgentProduct = product.strip();
-      return this;
-    }
-
-    Builder clock(Clock clock) {
-      this.clock = Objects.requireNonNull(clock, "clock");
-      return this;
-    }
-
-    Builder ticker(Ticker ticker) {
-      this.ticker = Objects.requireNonNull(ticker, "ticker");
+      this.userAgentProduct = Checks.userAgent(product);
       return this;
     }
 
@@ -621,10 +394,6 @@ public final class FormationClient implements AutoCloseable {
      */
     public FormationClient build() {
       return new FormationClient(this);
-    }
-
-    private static Duration timeout(String name, Duration value) {
-      return Timeout.http(name, value).value();
     }
   }
 }

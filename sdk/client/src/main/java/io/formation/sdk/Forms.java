@@ -1,11 +1,12 @@
 package io.formation.sdk;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import io.formation.sdk.internal.ApiRequest;
-import io.formation.sdk.internal.JsonResponse;
-import io.formation.sdk.internal.Origins;
-import io.formation.sdk.internal.Transport;
-import io.formation.sdk.internal.Wire;
+import io.formation.sdk.internal.Port;
+import io.formation.sdk.internal.guards.Origins;
+import io.formation.sdk.internal.json.Wire;
+import io.formation.sdk.internal.transport.ApiRequest;
+import io.formation.sdk.internal.transport.JsonResponse;
+import io.formation.sdk.internal.transport.Transport;
 import io.formation.sdk.model.ActionResult;
 import io.formation.sdk.model.Form;
 import io.formation.sdk.model.FormAction;
@@ -146,7 +147,7 @@ public final class Forms {
       return Wire.readerFor(type).readValue(form.values());
     } catch (IOException e) {
       String why = e instanceof JsonProcessingException json ? json.getOriginalMessage() : "" + e;
-      throw new IllegalArgumentException(
+      throw Port.invalid(
           "The values of form " + form.id() + " do not fit " + type.getName() + ": " + why, e);
     }
   }
@@ -242,7 +243,9 @@ public final class Forms {
   private ApiRequest listRequest(String documentSetId) {
     Origins.requireId("document set id", documentSetId);
     return ApiRequest.get(
-        origins.endpoint("document_sets", documentSetId, "forms"), ApiRequest.ANY_JSON, options);
+        origins.endpoint("document_sets", documentSetId, "forms"),
+        ApiRequest.ANY_JSON,
+        options.call());
   }
 
   private ApiRequest actionRequest(FormAction action, Object values) {
@@ -252,8 +255,7 @@ public final class Forms {
     try {
       body = Wire.boundWriter().writeValueAsBytes(values);
     } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException(
-          "The values cannot be written as JSON: " + e.getOriginalMessage(), e);
+      throw Port.invalid("The values cannot be written as JSON: " + e.getOriginalMessage(), e);
     }
     boolean bodiless = action.method().equals("GET") || action.method().equals("HEAD");
     return new ApiRequest(
@@ -261,7 +263,7 @@ public final class Forms {
         origins.resolve(action.url()),
         bodiless ? null : body,
         ApiRequest.ANY_JSON,
-        options);
+        options.call());
   }
 
   private List<Form> forms(String documentSetId, JsonResponse response) {

@@ -1,10 +1,10 @@
 package io.formation.sdk;
 
-import io.formation.sdk.internal.Origins;
+import io.formation.sdk.internal.Port;
+import io.formation.sdk.internal.guards.Origins;
 import io.formation.sdk.model.Page;
 import java.util.Collections;
 import java.util.Iterator;
-import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
@@ -71,11 +71,11 @@ public final class Pager<T> implements Iterable<T> {
    */
   public Pager<T> pageSize(int size) {
     if (size < MIN_PAGE_SIZE || size > MAX_PAGE_SIZE) {
-      throw new IllegalArgumentException(
+      throw Port.invalid(
           "page size must be between " + MIN_PAGE_SIZE + " and " + MAX_PAGE_SIZE + ", was " + size);
     }
     if (start != null) {
-      throw new IllegalStateException("a listing resumed from a link keeps that link's page size");
+      throw Port.illegalState("a listing resumed from a link keeps that link's page size");
     }
     return new Pager<>(source, origins, size, null);
   }
@@ -91,7 +91,7 @@ public final class Pager<T> implements Iterable<T> {
    */
   public Pager<T> startingAt(String link) {
     if (link == null || link.isBlank()) {
-      throw new IllegalArgumentException("link must not be blank");
+      throw Port.invalid("link must not be blank");
     }
     return new Pager<>(source, origins, null, origins.resolve(link));
   }
@@ -114,7 +114,7 @@ public final class Pager<T> implements Iterable<T> {
       @Override
       public T next() {
         if (!hasNext()) {
-          throw new NoSuchElementException();
+          throw Port.noMoreElements();
         }
         return items.next();
       }
@@ -180,14 +180,14 @@ public final class Pager<T> implements Iterable<T> {
     @Override
     public Page<T> next() {
       if (!hasNext()) {
-        throw new NoSuchElementException();
+        throw Port.noMoreElements();
       }
       HttpUrl url = first != null ? first : origins.resolve(nextLink);
       first = null;
       nextLink = null;
       String link = url.toString();
       if (link.equals(saved)) {
-        throw Exceptions.INSTANCE.invalidResponse(
+        throw Exceptions.invalidResponse(
             "The service's next link repeats a page already visited (" + link + "): stopping",
             200,
             "");

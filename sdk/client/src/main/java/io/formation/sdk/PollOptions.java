@@ -1,7 +1,8 @@
 package io.formation.sdk;
 
-import io.formation.sdk.internal.Checks;
-import io.formation.sdk.internal.Timeout;
+import io.formation.sdk.internal.Port;
+import io.formation.sdk.internal.guards.Checks;
+import io.formation.sdk.internal.guards.Timeout;
 import io.formation.sdk.model.DocumentSet;
 import java.time.Clock;
 import java.time.Duration;
@@ -243,7 +244,7 @@ public final class PollOptions {
      */
     public Builder multiplier(double multiplier) {
       if (!(multiplier >= 1.0) || Double.isInfinite(multiplier)) {
-        throw new IllegalArgumentException("multiplier must be at least 1, was " + multiplier);
+        throw Port.invalid("multiplier must be at least 1, was " + multiplier);
       }
       this.multiplier = multiplier;
       return this;
@@ -268,7 +269,7 @@ public final class PollOptions {
      */
     public Builder jitter(double jitter) {
       if (!(jitter >= 0.0 && jitter <= 1.0)) {
-        throw new IllegalArgumentException("jitter must be between 0 and 1, was " + jitter);
+        throw Port.invalid("jitter must be between 0 and 1, was " + jitter);
       }
       this.jitter = jitter;
       return this;
@@ -365,7 +366,7 @@ public final class PollOptions {
      */
     public PollOptions build() {
       if (initialInterval.compareTo(maxInterval) > 0) {
-        throw new IllegalArgumentException(
+        throw Port.invalid(
             "initialInterval " + initialInterval + " exceeds maxInterval " + maxInterval);
       }
       return new PollOptions(this);

@@ -1,6 +1,6 @@
 package io.formation.sdk;
 
-import io.formation.sdk.internal.Checks;
+import io.formation.sdk.internal.guards.Checks;
 import io.formation.sdk.model.DocumentSet;
 import java.time.Duration;
 import java.time.Instant;
@@ -97,7 +97,7 @@ public record PollResult(
    */
   public boolean needsInput() {
     return kind == Kind.INPUT_NEEDED
-        || waitState.inputNeededTold() && set.map(s -> s.state().needsInput()).orElse(false);
+        || waitState.inputNeededTold && set.map(s -> s.state().needsInput()).orElse(false);
   }
 
   /**

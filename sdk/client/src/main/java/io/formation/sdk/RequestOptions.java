@@ -1,7 +1,9 @@
 package io.formation.sdk;
 
-import io.formation.sdk.internal.Checks;
-import io.formation.sdk.internal.Timeout;
+import io.formation.sdk.internal.Port;
+import io.formation.sdk.internal.guards.Checks;
+import io.formation.sdk.internal.guards.Timeout;
+import io.formation.sdk.internal.transport.CallOptions;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -63,14 +65,19 @@ public final class RequestOptions {
 
   private static final RequestOptions NONE = builder().build();
 
-  private final Duration timeout;
-  private final Integer maxRetries;
-  private final Map<String, String> headers;
+  private final CallOptions call;
 
   private RequestOptions(Builder builder) {
-    this.timeout = builder.timeout;
-    this.maxRetries = builder.maxRetries;
-    this.headers = Map.copyOf(builder.headers);
+    this.call =
+        new CallOptions(
+            builder.headers,
+            Optional.ofNullable(builder.timeout),
+            builder.maxRetries == null ? OptionalInt.empty() : OptionalInt.of(builder.maxRetries));
+  }
+
+  /** The settings as the transport takes them. */
+  CallOptions call() {
+    return call;
   }
 
   /** {@return no per-call settings: the client's own apply} */
@@ -89,7 +96,7 @@ public final class RequestOptions {
    * @return the timeout, if set
    */
   public Optional<Duration> timeout() {
-    return Optional.ofNullable(timeout);
+    return call.timeout();
   }
 
   /**
@@ -98,7 +105,7 @@ public final class RequestOptions {
    * @return the number, if set
    */
   public OptionalInt maxRetries() {
-    return maxRetries == null ? OptionalInt.empty() : OptionalInt.of(maxRetries);
+    return call.maxRetries();
   }
 
   /**
@@ -107,18 +114,18 @@ public final class RequestOptions {
    * @return the headers by name
    */
   public Map<String, String> headers() {
-    return headers;
+    return call.headers();
   }
 
   /** Shows the settings, the header values left out: they may be secrets. */
   @Override
   public String toString() {
     return "RequestOptions{timeout="
-        + timeout
+        + call.timeout().orElse(null)
         + ", maxRetries="
-        + maxRetries
+        + (call.maxRetries().isPresent() ? call.maxRetries().getAsInt() : null)
         + ", headers="
-        + headers.keySet()
+        + call.headers().keySet()
         + "}";
   }
 
@@ -169,10 +176,10 @@ public final class RequestOptions {
       Objects.requireNonNull(name, "name");
       Objects.requireNonNull(value, "value");
       if (!Checks.isToken(name)) {
-        throw new IllegalArgumentException("Not a header name: " + name);
+        throw Port.invalid("Not a header name: " + name);
       }
       if (OWNED.contains(name.toLowerCase(Locale.ROOT))) {
-        throw new IllegalArgumentException(
+        throw Port.invalid(
             name
                 + " is set by the SDK or its HTTP stack and cannot be given per call"
                 + (name.equalsIgnoreCase("idempotency-key")
@@ -181,7 +188,7 @@ public final class RequestOptions {
       }
       int bad = Checks.invalidHeaderCharAt(value);
       if (bad >= 0) {
-        throw new IllegalArgumentException(
+        throw Port.invalid(
             "The value of header " + name + " has a character not allowed at index " + bad);
       }
       headers.put(name, value);

@@ -1,6 +1,6 @@
 package io.formation.sdk;
 
-import io.formation.sdk.internal.Ticker;
+import io.formation.sdk.internal.time.Ticker;
 import io.formation.sdk.model.ActionResult;
 import io.formation.sdk.model.DocumentSet;
 import io.formation.sdk.model.Form;

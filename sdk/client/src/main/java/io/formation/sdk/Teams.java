@@ -1,9 +1,9 @@
 package io.formation.sdk;
 
-import io.formation.sdk.internal.ApiRequest;
-import io.formation.sdk.internal.Origins;
-import io.formation.sdk.internal.Transport;
-import io.formation.sdk.internal.Wire;
+import io.formation.sdk.internal.guards.Origins;
+import io.formation.sdk.internal.json.Wire;
+import io.formation.sdk.internal.transport.ApiRequest;
+import io.formation.sdk.internal.transport.Transport;
 import io.formation.sdk.model.Page;
 import io.formation.sdk.model.Team;
 import java.util.Objects;
@@ -55,7 +55,7 @@ public final class Teams {
   }
 
   private ApiRequest request(HttpUrl url) {
-    return ApiRequest.get(url, ApiRequest.JSON_API, options);
+    return ApiRequest.get(url, ApiRequest.JSON_API, options.call());
   }
 
   /**

@@ -1,6 +1,6 @@
 package io.formation.sdk;
 
-import io.formation.sdk.internal.Origins;
+import io.formation.sdk.internal.guards.Origins;
 
 /**
  * A URL handed back by the service (a {@code next} link, an action url) points at an origin other

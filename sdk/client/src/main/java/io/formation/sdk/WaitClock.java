@@ -1,7 +1,7 @@
 package io.formation.sdk;
 
-import io.formation.sdk.internal.Checks;
-import io.formation.sdk.internal.Ticker;
+import io.formation.sdk.internal.time.Ticker;
+import io.formation.sdk.internal.time.Time;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -44,17 +44,14 @@ final class WaitClock {
     return Duration.between(now(), instant);
   }
 
-  /**
-   * {@return the instant as a {@link Ticker} reading, {@link Ticker#NEVER} for one {@link
-   * Checks#LONGEST} or more away}
-   */
+  /** {@return the instant as a {@link Ticker} reading, {@link Time#NEVER} for one forever away} */
   long reading(Instant instant) {
     Duration from = Duration.between(wallAtStart(), instant);
-    if (from.compareTo(Checks.LONGEST) >= 0) {
-      return Ticker.NEVER;
+    if (Time.isForever(from)) {
+      return Time.NEVER;
     }
-    if (from.compareTo(Checks.LONGEST.negated()) < 0) {
-      from = Checks.LONGEST.negated();
+    if (Time.isForever(from.negated())) {
+      from = Time.FOREVER.negated();
     }
     return tickAtStart + from.toNanos();
   }

@@ -1,8 +1,12 @@
 package io.formation.sdk;
 
+import io.formation.sdk.internal.Port;
+import io.formation.sdk.internal.guards.Origins;
 import io.formation.sdk.model.DocumentSetState;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -70,8 +74,7 @@ final class WaitCodec {
       case "x" -> WaitState.OTHER;
       default -> {
         if (text.length() != 3 || !digits(text)) {
-          throw new IllegalArgumentException(
-              "the failure field is not a status, \"n\", \"i\", \"x\" or empty");
+          throw Port.invalid("the failure field is not a status, \"n\", \"i\", \"x\" or empty");
         }
         yield Integer.parseInt(text);
       }
@@ -138,13 +141,13 @@ final class WaitCodec {
       long nextPoll = offset(started, "next poll", fields[8]);
       long polls = number("polls", fields[9]);
       if (polls > Integer.MAX_VALUE) {
-        throw new IllegalArgumentException("polls is out of range: " + polls);
+        throw Port.invalid("polls is out of range: " + polls);
       }
       String flags = fields[10];
       boolean movedOn = flags.startsWith("m");
       boolean told = flags.endsWith("i") && version >= 2;
       if (flags.length() != (movedOn ? 1 : 0) + (told ? 1 : 0)) {
-        throw new IllegalArgumentException(
+        throw Port.invalid(
             "the flags field is not "
                 + (version >= 2 ? "empty, \"m\", \"i\" or \"mi\"" : "empty or \"m\""));
       }
@@ -175,7 +178,7 @@ final class WaitCodec {
   }
 
   private static IllegalArgumentException invalid(String why, Exception cause) {
-    return new IllegalArgumentException("Not a saved wait (WaitState.encode()): " + why, cause);
+    return Port.invalid("Not a saved wait (WaitState.encode()): " + why, cause);
   }
 
   private static boolean digits(String text) {
@@ -193,13 +196,12 @@ final class WaitCodec {
   private static long number(String name, String text) {
     boolean negative = text.startsWith("-");
     if (!digits(negative ? text.substring(1) : text) || text.length() > 19) {
-      throw new IllegalArgumentException(
-          "the " + name + " field is not a whole number of milliseconds");
+      throw Port.invalid("the " + name + " field is not a whole number of milliseconds");
     }
     try {
       return Long.parseLong(text);
     } catch (NumberFormatException tooLarge) {
-      throw new IllegalArgumentException("the " + name + " field is out of range: " + text);
+      throw Port.invalid("the " + name + " field is out of range: " + text);
     }
   }
 
@@ -208,7 +210,7 @@ final class WaitCodec {
     try {
       return Math.addExact(base, offset);
     } catch (ArithmeticException overflow) {
-      throw new IllegalArgumentException("the " + name + " field is out of range: " + text);
+      throw Port.invalid("the " + name + " field is out of range: " + text);
     }
   }
 
@@ -243,14 +245,14 @@ final class WaitCodec {
         int high = i + 2 < text.length() ? Character.digit(text.charAt(i + 1), 16) : -1;
         int low = i + 2 < text.length() ? Character.digit(text.charAt(i + 2), 16) : -1;
         if (high < 0 || low < 0) {
-          throw new IllegalArgumentException("the " + name + " field has a bad %-escape");
+          throw Port.invalid("the " + name + " field has a bad %-escape");
         }
         bytes.write(high << 4 | low);
         i += 2;
       } else if (unreserved(c)) {
         bytes.write(c);
       } else {
-        throw new IllegalArgumentException(
+        throw Port.invalid(
             "the "
                 + name
                 + " field has a character that must be %-escaped: U+"
@@ -258,5 +260,62 @@ final class WaitCodec {
       }
     }
     return bytes.toString(StandardCharsets.UTF_8);
+  }
+
+  /** Refuses an id a saved wait could not hold and read back as it is. */
+  static void saveableId(String setId) {
+    Origins.requireId("document set id", setId);
+    if (!wellFormed(setId)) {
+      throw Port.invalid(
+          "document set id is not well-formed Unicode (it has a lone surrogate): " + setId);
+    }
+    int escaped = escape(setId).length();
+    if (escaped > WaitState.LONGEST_ID) {
+      throw Port.invalid(
+          "document set id is "
+              + escaped
+              + " characters long once %-escaped; a saved wait holds ids of at most "
+              + WaitState.LONGEST_ID);
+    }
+  }
+
+  /** Whether the text has no lone surrogate, checked without an encoder as it runs every poll. */
+  private static boolean wellFormed(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (Character.isHighSurrogate(c)
+          && i + 1 < text.length()
+          && Character.isLowSurrogate(text.charAt(i + 1))) {
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The state as a wait keeps it: itself, or the digest of one it could not save as it is (too
+   * long, or not well-formed Unicode).
+   */
+  static DocumentSetState stored(DocumentSetState state) {
+    String value = state.value();
+    if (wellFormed(value) && escape(value).length() <= WaitState.LONGEST_STATE) {
+      return state;
+    }
+    try {
+      MessageDigest sha = MessageDigest.getInstance("SHA-256");
+      for (int i = 0; i < value.length(); i++) {
+        sha.update((byte) (value.charAt(i) >> 8));
+        sha.update((byte) value.charAt(i));
+      }
+      StringBuilder hex = new StringBuilder("sha256-");
+      for (byte b : sha.digest()) {
+        hex.append(Character.forDigit(b >> 4 & 0xf, 16)).append(Character.forDigit(b & 0xf, 16));
+      }
+      return DocumentSetState.of(hex.toString());
+    } catch (NoSuchAlgorithmException e) {
+      throw Port.illegalState("every Java platform has SHA-256", e);
+    }
   }
 }

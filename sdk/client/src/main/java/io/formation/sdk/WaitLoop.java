@@ -1,20 +1,17 @@
 package io.formation.sdk;
 
-import io.formation.sdk.internal.ApiRequest;
-import io.formation.sdk.internal.AsyncOperation;
-import io.formation.sdk.internal.Checks;
-import io.formation.sdk.internal.JsonResponse;
-import io.formation.sdk.internal.RetryPolicy;
-import io.formation.sdk.internal.Ticker;
-import io.formation.sdk.internal.Transport;
-import io.formation.sdk.internal.Wire;
+import io.formation.sdk.internal.guards.Checks;
+import io.formation.sdk.internal.limits.RetryPolicy;
+import io.formation.sdk.internal.time.Time;
+import io.formation.sdk.internal.transport.ApiRequest;
+import io.formation.sdk.internal.transport.AsyncOperation;
+import io.formation.sdk.internal.transport.Transport;
 import io.formation.sdk.model.DocumentSet;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
-import java.util.function.DoubleSupplier;
 import java.util.function.Function;
 
 /**
@@ -24,48 +21,48 @@ import java.util.function.Function;
  */
 final class WaitLoop {
   private final Transport transport;
+  private final Events events;
   private final Function<String, ApiRequest> request;
-  private final Clock clock;
-  private final Ticker ticker;
-  private final DoubleSupplier random;
+  private final Time time;
   private final RetryPolicy retryPolicy;
+  // The rule of the options passed last (docs/building.md).
   private volatile WaitRule lastRule;
 
   WaitLoop(
       Transport transport,
+      Events events,
       Function<String, ApiRequest> request,
-      Clock clock,
-      Ticker ticker,
-      DoubleSupplier random,
+      Time time,
       RetryPolicy retryPolicy) {
     this.transport = transport;
+    this.events = events;
     this.request = request;
-    this.clock = clock;
-    this.ticker = ticker;
-    this.random = random;
+    this.time = time;
     this.retryPolicy = retryPolicy;
   }
 
   /** This loop, its polls built by {@code request} (a view's, with its request options). */
   WaitLoop withRequests(Function<String, ApiRequest> request) {
-    return new WaitLoop(transport, request, clock, ticker, random, retryPolicy);
+    return new WaitLoop(transport, events, request, time, retryPolicy);
   }
 
   /** The wall clock a wait with these options reads. */
   Clock clock(PollOptions options) {
-    return options.clock().orElse(clock);
+    return options.clock().orElse(time.clock());
   }
 
   PollResult poll(WaitState wait, PollOptions options) {
+    Checks.nonNull("wait options", wait, options);
     WaitRule rule = rule(options);
-    WaitClock time = new WaitClock(clock(options), ticker);
+    WaitClock time = new WaitClock(clock(options), this.time.ticker());
     awaitTurn(rule, wait, time.now(), time, null);
     return tell(rule, wait, endsAt(wait, pollOnce(rule, wait, time, null), time), time);
   }
 
   DocumentSet await(WaitState wait, PollOptions options) {
+    Checks.nonNull("wait options", wait, options);
     WaitRule rule = rule(options);
-    WaitClock time = new WaitClock(clock(options), ticker);
+    WaitClock time = new WaitClock(clock(options), this.time.ticker());
     wait = rule.takenUp(wait, time.now());
     FormationException lastFailure = null;
     while (true) {
@@ -101,7 +98,7 @@ final class WaitLoop {
       WaitRule rule, WaitState wait, WaitClock time, FormationException lastFailure) {
     DocumentSet set;
     try {
-      set = transport.send(pollRequest(wait, time), WaitLoop::read);
+      set = transport.send(pollRequest(wait, time), Requests::documentSet);
     } catch (FormationException e) {
       if (Thread.currentThread().isInterrupted()) {
         throw e;
@@ -124,17 +121,17 @@ final class WaitLoop {
       return;
     }
     try {
-      transport.sleeper().sleep(Checks.capped(duration));
+      transport.sleeper().sleep(Time.capped(duration));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw Exceptions.INSTANCE.failure(
-          "Interrupted while waiting for document set " + wait.setId(), e);
+      throw Exceptions.failure("Interrupted while waiting for document set " + wait.setId(), e);
     }
   }
 
   CompletableFuture<PollResult> pollAsync(WaitState wait, PollOptions options) {
+    Checks.nonNull("wait options", wait, options);
     WaitRule rule = rule(options);
-    WaitClock time = new WaitClock(clock(options), ticker);
+    WaitClock time = new WaitClock(clock(options), this.time.ticker());
     AsyncOperation<PollResult> operation = new AsyncOperation<>(transport.completions());
     Instant due = time.now();
     turnAsync(
@@ -156,8 +153,9 @@ final class WaitLoop {
   }
 
   CompletableFuture<DocumentSet> awaitAsync(WaitState start, PollOptions options) {
+    Checks.nonNull("wait options", start, options);
     WaitRule rule = rule(options);
-    WaitClock time = new WaitClock(clock(options), ticker);
+    WaitClock time = new WaitClock(clock(options), this.time.ticker());
     AsyncOperation<DocumentSet> operation = new AsyncOperation<>(transport.completions());
     WaitState wait = rule.takenUp(start, time.now());
     operation.run(() -> loopAsync(rule, wait, time, null, operation));
@@ -229,7 +227,7 @@ final class WaitLoop {
       AsyncOperation<?> operation,
       Consumer<WaitRule.Decision> then) {
     CompletableFuture<DocumentSet> sent =
-        transport.sendAsyncStep(pollRequest(wait, time), WaitLoop::read);
+        transport.sendAsyncStep(pollRequest(wait, time), Requests::documentSet);
     if (!operation.track(sent)) {
       return;
     }
@@ -272,7 +270,7 @@ final class WaitLoop {
     if (wait.isNegative() || wait.isZero()) {
       operation.run(next);
     } else {
-      operation.after(transport.sleeper(), Checks.capped(wait), next);
+      operation.after(transport.sleeper(), Time.capped(wait), next);
     }
   }
 
@@ -284,11 +282,9 @@ final class WaitLoop {
       WaitRule rule, WaitState wait, WaitRule.Decision decision, WaitClock time) {
     DocumentSet seen = decision.seen();
     if (seen != null) {
-      transport.events().polled(seen);
+      events.polled(seen);
       if (decision.changed()) {
-        transport
-            .events()
-            .stateChanged(seen, wait.polls() + 1, Duration.between(wait.started(), time.now()));
+        events.stateChanged(seen, wait.polls() + 1, Duration.between(wait.started(), time.now()));
         rule.options().onStateChange().accept(seen);
       }
     }
@@ -296,36 +292,26 @@ final class WaitLoop {
       throw ended(wait, decision.end(), time);
     }
     if (decision.result().kind() == PollResult.Kind.COMPLETE) {
-      transport
-          .events()
-          .waitEnded(
-              wait.setId(),
-              "complete",
-              wait.polls() + 1,
-              Duration.between(wait.started(), time.now()));
+      events.waitEnded(
+          wait.setId(), "complete", wait.polls() + 1, Duration.between(wait.started(), time.now()));
     }
     return decision.result();
   }
 
   private RuntimeException ended(WaitState wait, RuntimeException end, WaitClock time) {
-    transport
-        .events()
-        .waitEnded(
-            wait.setId(),
-            end.getClass().getSimpleName() + ": " + end.getMessage(),
-            wait.polls(),
-            Duration.between(wait.started(), time.now()));
+    events.waitEnded(
+        wait.setId(),
+        end.getClass().getSimpleName() + ": " + end.getMessage(),
+        wait.polls(),
+        Duration.between(wait.started(), time.now()));
     return end;
   }
 
-  /**
-   * The rule for waits polling with these options: the same one for every wait that passes the same
-   * options instance, as thousands of waits started at once usually do.
-   */
+  /** The rule for waits polling with these options. */
   private WaitRule rule(PollOptions options) {
     WaitRule last = lastRule;
     if (last == null || last.options() != options) {
-      last = new WaitRule(options, random, retryPolicy);
+      last = new WaitRule(options, time.random(), retryPolicy);
       lastRule = last;
     }
     return last;
@@ -333,9 +319,5 @@ final class WaitLoop {
 
   private ApiRequest pollRequest(WaitState wait, WaitClock time) {
     return request.apply(wait.setId()).asPoll(time.reading(wait.deadline()));
-  }
-
-  private static DocumentSet read(JsonResponse response) {
-    return Wire.documentSet(response.body());
   }
 }

@@ -1,7 +1,8 @@
 package io.formation.sdk;
 
-import io.formation.sdk.internal.Checks;
-import io.formation.sdk.internal.RetryPolicy;
+import io.formation.sdk.internal.limits.Backoff;
+import io.formation.sdk.internal.limits.RetryPolicy;
+import io.formation.sdk.internal.time.Time;
 import io.formation.sdk.model.DocumentSet;
 import io.formation.sdk.model.DocumentSetState;
 import java.time.Duration;
@@ -66,7 +67,7 @@ record WaitRule(PollOptions options, DoubleSupplier random, RetryPolicy retryPol
     if (wait.nextPoll().isAfter(now)) {
       return wait;
     }
-    Duration window = Checks.capped(options.firstPollWithin());
+    Duration window = Time.capped(options.firstPollWithin());
     Instant at = now.plusNanos((long) (window.toNanos() * random.getAsDouble()));
     return wait.rescheduled(earlier(at, wait.deadline()));
   }
@@ -139,8 +140,8 @@ record WaitRule(PollOptions options, DoubleSupplier random, RetryPolicy retryPol
       Instant graceEnd =
           wait.lastSubmission()
               .orElse(wait.started())
-              .plus(Checks.capped(options.inputNeededGrace()));
-      if (wait.movedOn()) {
+              .plus(Time.capped(options.inputNeededGrace()));
+      if (wait.movedOn) {
         needsInput =
             Exceptions.inputNeeded(
                 set, "the service asks for input again: fetch its forms, submit, then wait again");
@@ -159,7 +160,7 @@ record WaitRule(PollOptions options, DoubleSupplier random, RetryPolicy retryPol
       }
     }
     // Moving on ends an episode of needing input; the first poll that finds it needed tells it.
-    boolean told = wait.inputNeededTold() && state.needsInput();
+    boolean told = wait.inputNeededTold && state.needsInput();
     boolean tellNow = needsInput != null && !told;
     PollResult.Kind kind =
         tellNow
@@ -208,17 +209,12 @@ record WaitRule(PollOptions options, DoubleSupplier random, RetryPolicy retryPol
       RuntimeException cause = notSent && earlier != null ? earlier : failure;
       return new Decision(null, false, null, timeout(wait, cause), null);
     }
-    Duration atLeast;
-    if (isTransient) {
-      // Capped as the client's pause is: a Retry-After of an hour does not stall a wait for it.
-      Duration retryAfter =
-          failure instanceof ApiException api
-              ? retryPolicy.honouredRetryAfter(api.headers())
-              : null;
-      atLeast = retryAfter == null ? Duration.ZERO : retryAfter;
-    } else {
-      atLeast = options.retryFailuresAfter().orElseThrow();
-    }
+    Duration atLeast =
+        !isTransient
+            ? options.retryFailuresAfter().orElseThrow()
+            : failure instanceof ApiException api
+                ? retryPolicy.waitAfter(api.headers())
+                : Duration.ZERO;
     Schedule next = schedule(wait, now, atLeast, null);
     WaitState after = wait.failed(code(failure), now, next.interval, next.at);
     if (pollAt(after, after.nextPoll(), after.nextPoll()) == null) {
@@ -247,25 +243,25 @@ record WaitRule(PollOptions options, DoubleSupplier random, RetryPolicy retryPol
    * leaves no room before it, the deadline: the wait ends there); and the grown interval.
    */
   private Schedule schedule(WaitState wait, Instant now, Duration atLeast, Instant pollBy) {
+    Backoff backoff =
+        new Backoff(
+            options.initialInterval(),
+            options.multiplier(),
+            options.maxInterval(),
+            options.jitter());
     Duration interval = wait.interval();
-    Duration wait1 =
-        interval.minusNanos((long) (interval.toNanos() * options.jitter() * random.getAsDouble()));
-    long grown =
-        (long)
-            Math.min(
-                interval.toNanos() * options.multiplier(),
-                Checks.capped(options.maxInterval()).toNanos());
-    Instant at = now.plus(later(wait1, Checks.capped(atLeast)));
+    Duration jittered = backoff.jittered(interval, random.getAsDouble());
+    Instant at = now.plus(later(jittered, Time.capped(atLeast)));
     if (pollBy != null) {
       at = earlier(at, pollBy);
     }
     at = earlier(later(at, now.plus(MIN_GAP)), wait.deadline());
-    return new Schedule(at, Duration.ofNanos(grown));
+    return new Schedule(at, backoff.grown(interval));
   }
 
   static boolean isTransient(RuntimeException error) {
     return error instanceof NetworkException
-        || error instanceof ApiException api && RetryPolicy.isTransient(api.statusCode());
+        || error instanceof ApiException api && RetryPolicy.ridesThrough(api.statusCode());
   }
 
   private static Instant earlier(Instant a, Instant b) {

@@ -1,10 +1,9 @@
 package io.formation.sdk;
 
-import io.formation.sdk.internal.Checks;
-import io.formation.sdk.internal.Origins;
+import io.formation.sdk.internal.Port;
+import io.formation.sdk.internal.guards.Origins;
+import io.formation.sdk.internal.time.Time;
 import io.formation.sdk.model.DocumentSetState;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
@@ -57,18 +56,17 @@ import java.util.Optional;
  * times.
  */
 public final class WaitState {
-  // Times are kept as the epoch milliseconds they are saved as: thousands of waits park at once,
-  // and each then holds one small object rather than five Instants and a Duration.
+  // Epoch milliseconds, as saved: each of thousands of parked waits is one small object.
   static final long NONE = Long.MIN_VALUE;
   static final long NO_DEADLINE = Long.MAX_VALUE;
   // Instants a wait holds: years -9999 to 9999, so that any difference of two fits a long.
   private static final long LATEST_MILLI = 253_402_300_799_999L;
   // Escaped lengths that keep every encoded wait within WaitCodec.LONGEST_ENCODED.
   static final int LONGEST_ID = 1024;
+  static final int LONGEST_STATE = 256;
   static final int NETWORK = -1;
   static final int INVALID = -2;
   static final int OTHER = -3;
-  private static final int LONGEST_STATE = 256;
 
   final String setId;
   final long started;
@@ -100,62 +98,44 @@ public final class WaitState {
     this.setId = Origins.requireId("document set id", setId);
     this.started = inRange("start", started);
     this.deadline = deadline == NO_DEADLINE ? NO_DEADLINE : inRange("deadline", deadline);
-    if (interval < 1 || interval > Checks.LONGEST.toMillis()) {
-      throw new IllegalArgumentException("interval must be 1 ms to 100 years, was " + interval);
+    if (interval < 1 || interval > Time.FOREVER.toMillis()) {
+      throw Port.invalid("interval must be 1 ms to 100 years, was " + interval);
     }
     this.interval = interval;
-    this.lastState = lastState == null ? null : stored(lastState);
+    this.lastState = lastState == null ? null : WaitCodec.stored(lastState);
     this.lastSubmission =
         lastSubmission == NONE ? NONE : inRange("last submission", lastSubmission);
     this.movedOn = movedOn;
     this.inputNeededTold = inputNeededTold;
     if (lastFailure < OTHER || lastFailure > 599) {
-      throw new IllegalArgumentException("the last failure is not a status: " + lastFailure);
+      throw Port.invalid("the last failure is not a status: " + lastFailure);
     }
     this.lastFailure = lastFailure;
     if (polls < 0) {
-      throw new IllegalArgumentException("polls must not be negative, was " + polls);
+      throw Port.invalid("polls must not be negative, was " + polls);
     }
     this.polls = polls;
     this.lastPoll = lastPoll == NONE ? NONE : inRange("last poll", lastPoll);
     this.nextPoll = inRange("next poll", nextPoll);
     if (this.deadline < this.started) {
-      throw new IllegalArgumentException(
-          "deadline " + deadline() + " is before the start " + started());
+      throw Port.invalid("deadline " + deadline() + " is before the start " + started());
     }
   }
 
   private static long inRange(String name, long milli) {
     if (milli > LATEST_MILLI || milli < -LATEST_MILLI) {
-      throw new IllegalArgumentException(
+      throw Port.invalid(
           "the " + name + " is out of range (years -9999 to 9999): " + milli + " ms");
     }
     return milli;
   }
 
-  /**
-   * A wait that begins now: nothing seen yet, its first poll due now.
-   *
-   * @throws IllegalArgumentException for an id it could not save and read back as it is
-   */
+  /** A wait that begins now: nothing seen yet, its first poll due now. */
   static WaitState start(String setId, Instant now, PollOptions options, Instant lastSubmission) {
-    Origins.requireId("document set id", setId);
-    if (!wellFormed(setId)) {
-      throw new IllegalArgumentException(
-          "document set id is not well-formed Unicode (it has a lone surrogate): " + setId);
-    }
-    int escaped = WaitCodec.escape(setId).length();
-    if (escaped > LONGEST_ID) {
-      throw new IllegalArgumentException(
-          "document set id is "
-              + escaped
-              + " characters long once %-escaped; a saved wait holds ids of at most "
-              + LONGEST_ID);
-    }
+    WaitCodec.saveableId(setId);
     long started = now.toEpochMilli();
-    // A timeout too long for clock arithmetic means none, as everywhere in the SDK.
     long deadline =
-        options.timeout().compareTo(Checks.LONGEST) >= 0
+        Time.isForever(options.timeout())
             ? NO_DEADLINE
             : Math.min(started + options.timeout().toMillis(), LATEST_MILLI);
     return new WaitState(
@@ -208,7 +188,6 @@ public final class WaitState {
         next.toEpochMilli());
   }
 
-  /** The same wait with its next poll moved. */
   WaitState rescheduled(Instant next) {
     return new WaitState(
         setId,
@@ -236,7 +215,7 @@ public final class WaitState {
   }
 
   private static long millis(Duration duration) {
-    return Math.max(1, Checks.capped(duration).toMillis());
+    return Math.max(1, Time.capped(duration).toMillis());
   }
 
   /**
@@ -308,7 +287,7 @@ public final class WaitState {
 
   /** Whether the set's state is the one the wait saw last. */
   boolean sameState(DocumentSetState state) {
-    return lastState != null && lastState.equals(stored(state));
+    return lastState != null && lastState.equals(WaitCodec.stored(state));
   }
 
   /**
@@ -333,16 +312,6 @@ public final class WaitState {
   /** {@return when the next poll is due; may have passed, for a wait resumed late} */
   public Instant nextPoll() {
     return Instant.ofEpochMilli(nextPoll);
-  }
-
-  /** Whether the set read a state other than {@code input_needed} since the last submission. */
-  boolean movedOn() {
-    return movedOn;
-  }
-
-  /** Whether the wait has told, in this episode, that the set needs input. */
-  boolean inputNeededTold() {
-    return inputNeededTold;
   }
 
   /** {@return how long the wait was given in all: from its start to its deadline} */
@@ -379,46 +348,6 @@ public final class WaitState {
 
   static Instant instant(long epochMilli) {
     return epochMilli == NONE ? null : Instant.ofEpochMilli(epochMilli);
-  }
-
-  /** Whether the text has no lone surrogate; checked on every poll, so without an encoder. */
-  private static boolean wellFormed(String text) {
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (Character.isHighSurrogate(c)
-          && i + 1 < text.length()
-          && Character.isLowSurrogate(text.charAt(i + 1))) {
-        i++;
-      } else if (Character.isSurrogate(c)) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /**
-   * The state as a wait keeps it: itself, or the digest of one it could not save as it is (too
-   * long, or not well-formed Unicode).
-   */
-  private static DocumentSetState stored(DocumentSetState state) {
-    String value = state.value();
-    if (wellFormed(value) && WaitCodec.escape(value).length() <= LONGEST_STATE) {
-      return state;
-    }
-    try {
-      MessageDigest sha = MessageDigest.getInstance("SHA-256");
-      for (int i = 0; i < value.length(); i++) {
-        sha.update((byte) (value.charAt(i) >> 8));
-        sha.update((byte) value.charAt(i));
-      }
-      StringBuilder hex = new StringBuilder("sha256-");
-      for (byte b : sha.digest()) {
-        hex.append(Character.forDigit(b >> 4 & 0xf, 16)).append(Character.forDigit(b & 0xf, 16));
-      }
-      return DocumentSetState.of(hex.toString());
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every Java platform has SHA-256", e);
-    }
   }
 
   @Override

@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.formation.sdk.internal.Origins;
+import io.formation.sdk.internal.guards.Origins;
 import io.formation.sdk.model.ActionResult;
 import io.formation.sdk.model.Form;
 import io.formation.sdk.model.FormAction;

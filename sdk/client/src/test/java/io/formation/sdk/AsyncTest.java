@@ -4,8 +4,8 @@ import static io.formation.sdk.Fixtures.documentSet;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.formation.sdk.internal.Sleeper;
-import io.formation.sdk.internal.TestSleepers;
+import io.formation.sdk.internal.time.Sleeper;
+import io.formation.sdk.internal.time.TestSleepers;
 import io.formation.sdk.model.DocumentSet;
 import io.formation.testkit.FakeTime;
 import java.time.Duration;

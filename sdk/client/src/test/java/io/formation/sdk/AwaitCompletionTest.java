@@ -7,8 +7,8 @@ import static java.time.Duration.ofSeconds;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.formation.sdk.internal.Sleeper;
-import io.formation.sdk.internal.TestSleepers;
+import io.formation.sdk.internal.time.Sleeper;
+import io.formation.sdk.internal.time.TestSleepers;
 import io.formation.sdk.model.DocumentSet;
 import io.formation.sdk.model.DocumentSetState;
 import io.formation.testkit.FakeTime;

@@ -2,7 +2,7 @@ package io.formation.sdk;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.formation.sdk.internal.Version;
+import io.formation.sdk.internal.transport.Version;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.regex.Matcher;

@@ -1,6 +1,6 @@
 package io.formation.sdk;
 
-import io.formation.sdk.internal.TestSleepers;
+import io.formation.sdk.internal.time.TestSleepers;
 import io.formation.testkit.FakeTime;
 import java.io.IOException;
 import mockwebserver3.MockWebServer;
@@ -28,11 +28,9 @@ final class TestClients {
 
   /** Fake time and jitter fixed at its maximum: retries and polls never wait for real. */
   static FormationClient.Builder fakeTime(FormationClient.Builder builder, FakeTime time) {
-    return builder
-        .clock(time)
-        .ticker(time::nanoTime)
-        .sleeper(TestSleepers.of(time::sleep, time::delay))
-        .random(() -> 1.0);
+    builder.clock = time;
+    builder.ticker = time::nanoTime;
+    return builder.sleeper(TestSleepers.of(time::sleep, time::delay)).random(() -> 1.0);
   }
 
   /** A client for the server's address once the server is closed: every connection is refused. */

@@ -3,7 +3,8 @@ package io.formation.sdk;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.MissingNode;
-import io.formation.sdk.internal.RetryPolicy;
+import io.formation.sdk.internal.limits.RetryPolicy;
+import io.formation.sdk.internal.time.Time;
 import io.formation.sdk.model.DocumentSet;
 import io.formation.sdk.model.DocumentSetState;
 import java.time.Clock;
@@ -93,13 +94,9 @@ class WaitPromisesReviewProperties {
   private static RetryPolicy retryPolicy() {
     return new RetryPolicy(
         2,
-        Duration.ofMillis(500),
-        Duration.ofSeconds(8),
         Duration.ofSeconds(60),
         Duration.ofSeconds(30),
-        Clock.fixed(START, ZoneOffset.UTC),
-        System::nanoTime,
-        () -> 0.5);
+        new Time(Clock.fixed(START, ZoneOffset.UTC), System::nanoTime, null, () -> 0.5));
   }
 
   /** The string with every char outside printable ASCII as a Java escape, readable in a report. */

@@ -3,7 +3,8 @@ package io.formation.sdk;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.MissingNode;
-import io.formation.sdk.internal.RetryPolicy;
+import io.formation.sdk.internal.limits.RetryPolicy;
+import io.formation.sdk.internal.time.Time;
 import io.formation.sdk.model.DocumentSet;
 import io.formation.sdk.model.DocumentSetState;
 import java.time.Clock;
@@ -249,18 +250,17 @@ class WaitRuleProperties {
   }
 
   private static RuntimeException failure(Failed failed) {
-    Exceptions make = Exceptions.INSTANCE;
     if (failed.status() == 0) {
-      return make.network("connection dropped", null, failed.sent());
+      return Exceptions.network("connection dropped", null, failed.sent());
     }
     if (failed.status() == -1) {
-      return make.invalidResponse("not a document set", 200, "<html>");
+      return Exceptions.invalidResponse("not a document set", 200, "<html>");
     }
     Headers headers =
         failed.retryAfterSeconds() == null
             ? Headers.of()
             : Headers.of("Retry-After", Long.toString(failed.retryAfterSeconds()));
-    return make.forStatus(
+    return Exceptions.forStatus(
         "GET",
         "https://api.example/v1/document_sets/x",
         failed.status(),
@@ -274,13 +274,9 @@ class WaitRuleProperties {
     Clock clock = Clock.fixed(START, ZoneOffset.UTC);
     return new RetryPolicy(
         2,
-        Duration.ofMillis(500),
-        Duration.ofSeconds(8),
         Duration.ofSeconds(60),
         Duration.ofSeconds(30),
-        clock,
-        System::nanoTime,
-        () -> 0.5);
+        new Time(clock, System::nanoTime, null, () -> 0.5));
   }
 
   private static Instant earlier(Instant a, Instant b) {

@@ -1,7 +1,8 @@
 package io.formation.sdk.model;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.formation.sdk.internal.Checks;
+import io.formation.sdk.internal.Port;
+import io.formation.sdk.internal.guards.Checks;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -96,7 +97,7 @@ public record Form(
     return action("submit")
         .orElseThrow(
             () ->
-                new IllegalStateException(
+                Port.illegalState(
                     "Form "
                         + id
                         + " has "

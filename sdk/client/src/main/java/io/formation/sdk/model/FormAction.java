@@ -1,7 +1,8 @@
 package io.formation.sdk.model;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.formation.sdk.internal.Checks;
+import io.formation.sdk.internal.Port;
+import io.formation.sdk.internal.guards.Checks;
 import java.util.Optional;
 
 /**
@@ -33,11 +34,11 @@ public record FormAction(
   public FormAction {
     Checks.nonNull("method url name label raw", method, url, name, label, raw);
     if (url.isBlank()) {
-      throw new IllegalArgumentException("An action needs a url");
+      throw Port.invalid("An action needs a url");
     }
     if (!Checks.isToken(method)) {
       // It would go into the request line as is, where anything but a token rewrites the request.
-      throw new IllegalArgumentException("An action's method must be an HTTP method token");
+      throw Port.invalid("An action's method must be an HTTP method token");
     }
   }
 

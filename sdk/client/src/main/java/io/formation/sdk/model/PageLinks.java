@@ -1,6 +1,6 @@
 package io.formation.sdk.model;
 
-import io.formation.sdk.internal.Checks;
+import io.formation.sdk.internal.guards.Checks;
 import java.util.Optional;
 
 /**

@@ -1,7 +1,7 @@
 package io.formation.sdk.model;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.formation.sdk.internal.Checks;
+import io.formation.sdk.internal.guards.Checks;
 import java.util.Optional;
 
 /**

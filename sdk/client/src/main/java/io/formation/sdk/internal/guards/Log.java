@@ -1,0 +1,107 @@
+package io.formation.sdk.internal.guards;
+
+import java.io.PrintStream;
+import java.lang.System.Logger;
+import java.lang.System.Logger.Level;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+
+/** The SDK's log, {@code System.Logger} {@value #NAME}, with the FORMATION_LOG switch. */
+public record Log(Logger logger, Level switched, PrintStream fallback) {
+  public static final String NAME = "io.formation.sdk";
+
+  /** The most of a body a trace line shows, in characters. */
+  static final int BODY_CHARS = 4096;
+
+  /** The log as the environment configures it. */
+  public static Log fromEnvironment() {
+    String setting = System.getProperty("formation.log", System.getenv("FORMATION_LOG"));
+    return new Log(System.getLogger(NAME), level(setting), System.err);
+  }
+
+  /** The level a switch value names ({@code debug}, {@code trace}, {@code info}...), or null. */
+  static Level level(String setting) {
+    if (setting == null || setting.isBlank()) {
+      return null;
+    }
+    String name = setting.strip().toUpperCase(Locale.ROOT);
+    for (Level level : Level.values()) {
+      if (level.getName().equals(name)) {
+        return level;
+      }
+    }
+    return null;
+  }
+
+  public boolean on(Level level) {
+    return logger.isLoggable(level)
+        || switched != null && switched.getSeverity() <= level.getSeverity();
+  }
+
+  /** Logs a line redacted, then escaped, so service text forges no line. */
+  public void log(Level level, String line, String token) {
+    String safe = escape(Redaction.redact(line, token));
+    if (logger.isLoggable(level)) {
+      logger.log(level, safe);
+    } else if (switched != null && switched.getSeverity() <= level.getSeverity()) {
+      fallback.println("[formation " + level.getName().toLowerCase(Locale.ROOT) + "] " + safe);
+    }
+  }
+
+  /** The text with its control characters escaped: one line stays one. */
+  static String escape(String text) {
+    StringBuilder out = null;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      boolean control = Character.isISOControl(c) || c == '\u2028' || c == '\u2029';
+      if (control && out == null) {
+        out = new StringBuilder(text.length() + 16).append(text, 0, i);
+      }
+      if (!control) {
+        if (out != null) {
+          out.append(c);
+        }
+      } else if (c == '\n') {
+        out.append("\\n");
+      } else if (c == '\r') {
+        out.append("\\r");
+      } else if (c == '\t') {
+        out.append("\\t");
+      } else {
+        out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+      }
+    }
+    return out == null ? text : out.toString();
+  }
+
+  /** A body as a trace line shows it: redacted, escaped, then cut. */
+  public static String shown(byte[] body, String token) {
+    String text;
+    try {
+      text =
+          StandardCharsets.UTF_8
+              .newDecoder()
+              .onMalformedInput(CodingErrorAction.REPORT)
+              .onUnmappableCharacter(CodingErrorAction.REPORT)
+              .decode(ByteBuffer.wrap(body))
+              .toString();
+    } catch (CharacterCodingException notText) {
+      return "(binary body of " + body.length + " bytes left out)";
+    }
+    if (text.chars().anyMatch(c -> Character.isISOControl(c) && !Character.isWhitespace(c))) {
+      return "(binary body of " + body.length + " bytes left out)";
+    }
+    String safe = escape(Redaction.redact(text, token));
+    if (safe.length() <= BODY_CHARS) {
+      return safe;
+    }
+    int end = BODY_CHARS;
+    if (Character.isHighSurrogate(safe.charAt(end - 1))) {
+      end--;
+    }
+    return safe.substring(0, end) + "...(" + body.length + " bytes in all)";
+  }
+}

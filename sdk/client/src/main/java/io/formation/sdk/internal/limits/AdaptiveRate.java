@@ -1,0 +1,207 @@
+package io.formation.sdk.internal.limits;
+
+/** One origin's adaptive rate and token bucket, as arithmetic over ticker readings. */
+final class AdaptiveRate {
+  /** The share of the measured rate kept on a refusal, as CUBIC's beta. */
+  static final double BETA = 0.7;
+
+  /** Seconds a measured cut takes to climb back, whatever the rate. */
+  static final double CLIMB_SECONDS = 2.0;
+
+  /** AWS's CUBIC constant C, for the climb after a cut that was a guess. */
+  static final double AWS_SCALE = 0.4;
+
+  /** The share of the rate cut from that a measured cut climbs back to and holds. */
+  static final double HOLD_SHARE = 0.9;
+
+  /** Seconds a learned rate is held before it is probed: each probe costs a pause of every call. */
+  static final double HOLD_SECONDS = 15.0;
+
+  /** Seconds in which the probing rate doubles, as TCP's slow start. */
+  static final double PROBE_DOUBLING_SECONDS = 1.0;
+
+  /** The lowest learned rate, requests per second: a wait always gets a turn. */
+  static final double MIN_RATE = 1.0;
+
+  /** The share of a second of the learned rate that may go at once. */
+  private static final double LEARNED_BURST_SECONDS = 0.01;
+
+  /** The measuring window; a refusal within one of the last cut cuts no more. */
+  static final long MEASURE_WINDOW_NANOS = 100_000_000L;
+
+  /** The weight of the newest window in a measured rate. */
+  private static final double SMOOTH = 0.8;
+
+  private final double ceiling;
+  private final double ceilingBurst;
+
+  private boolean learned;
+  private double lastMaxRate;
+  private long lastCut;
+  // The climb from the last cut: from when, how long, to which share of lastMaxRate, then held.
+  private long climbFrom;
+  private double climb;
+  private double heldShare;
+  private double hold;
+
+  private final Meter sent = new Meter();
+  private final Meter answers = new Meter();
+
+  private double tokens;
+  private long refilled;
+
+  AdaptiveRate(double perSecond, int burst, long now) {
+    this.ceiling = perSecond > 0 ? perSecond : Double.POSITIVE_INFINITY;
+    this.ceilingBurst = perSecond > 0 ? burst : Double.POSITIVE_INFINITY;
+    // A budget starts full; a learned rate starts empty, at the refusal that teaches it.
+    this.tokens = perSecond > 0 ? burst : 0;
+    this.refilled = now;
+  }
+
+  /** Whether calls wait for tokens at all: after a refusal, or under a budget. */
+  boolean isActive() {
+    return learned || ceiling != Double.POSITIVE_INFINITY;
+  }
+
+  /** A request went out. */
+  void sent(long now) {
+    sent.count(now);
+  }
+
+  /** An answer other than a refusal came. */
+  void answered(long now) {
+    answers.count(now);
+  }
+
+  /** Whether a request may go now; after a refill. */
+  boolean hasToken() {
+    return tokens >= 1;
+  }
+
+  /** A request goes now, on a token. */
+  void take(long now) {
+    tokens--;
+    sent.count(now);
+  }
+
+  /** A refusal: cuts the rate, once for the requests sent up to a window after the last cut. */
+  void refused(long now, long sentAt) {
+    if (learned && sentAt - lastCut < MEASURE_WINDOW_NANOS) {
+      return;
+    }
+    boolean wasActive = isActive();
+    // When far more is sent than the service allows, what it answered is the better guess.
+    double base = Math.min(sent.rate(now, MIN_RATE), answers.rate(now, Double.POSITIVE_INFINITY));
+    if (learned) {
+      base = Math.min(base, rate(now));
+    }
+    base = Math.max(base, MIN_RATE);
+    lastMaxRate = base;
+    // Less than a window measured is a guess, which a hold could keep far under the limit.
+    boolean measured = sent.isMeasured() || answers.isMeasured();
+    climb = measured ? CLIMB_SECONDS : Math.cbrt(base * (1 - BETA) / AWS_SCALE);
+    heldShare = measured ? HOLD_SHARE : 1;
+    hold = measured ? HOLD_SECONDS : 0;
+    lastCut = now;
+    climbFrom = now;
+    learned = true;
+    if (!wasActive) {
+      tokens = 0;
+      refilled = now;
+    } else {
+      tokens = Math.min(tokens, capacity(rate(now)));
+    }
+  }
+
+  /** The origin is paused until then: nothing is learned meanwhile, so the climb starts then. */
+  void pausedUntil(long until) {
+    if (learned && hold > 0 && until - climbFrom > 0) {
+      climbFrom = until;
+    }
+  }
+
+  /** The rate now, requests per second: the climb, the hold, then the probe, within the bounds. */
+  double rate(long now) {
+    if (!learned) {
+      return ceiling;
+    }
+    double held = heldShare * lastMaxRate;
+    double t = Math.max(0, now - climbFrom) / 1e9 - climb;
+    double rate;
+    if (t < 0) {
+      double left = t / climb;
+      rate = held + (held - BETA * lastMaxRate) * left * left * left;
+    } else if (t < hold) {
+      rate = held;
+    } else {
+      rate = held * Math.pow(2, (t - hold) / PROBE_DOUBLING_SECONDS);
+    }
+    return Math.min(ceiling, Math.max(MIN_RATE, rate));
+  }
+
+  /** Seconds until the bucket holds {@code turns} tokens at the rate now; after a refill. */
+  double secondsFor(double turns, long now) {
+    return Math.max(0, turns - tokens) / rate(now);
+  }
+
+  /** Seconds of the rate now that the bucket's burst beyond one token is worth. */
+  double burstSeconds(long now) {
+    double rate = rate(now);
+    return (capacity(rate) - 1) / rate;
+  }
+
+  void refill(long now) {
+    long elapsed = now - refilled;
+    if (elapsed > 0) {
+      double rate = rate(now);
+      tokens = Math.min(capacity(rate), tokens + elapsed * rate / 1e9);
+      refilled = now;
+    }
+  }
+
+  private double capacity(double rate) {
+    return learned
+        ? Math.min(ceilingBurst, Math.max(1, rate * LEARNED_BURST_SECONDS))
+        : ceilingBurst;
+  }
+
+  /** Events per second over windows, smoothed across them, as AWS measures its sending rate. */
+  private static final class Meter {
+    private boolean started;
+    private long start;
+    private int count;
+    private double smoothed;
+    private boolean once;
+
+    void count(long now) {
+      if (!started) {
+        started = true;
+        start = now;
+      }
+      long elapsed = now - start;
+      if (elapsed >= MEASURE_WINDOW_NANOS) {
+        // A window twice its length had a quiet spell (a pause): it is not averaged in.
+        if (elapsed < 2 * MEASURE_WINDOW_NANOS) {
+          double newest = count * 1e9 / elapsed;
+          smoothed = once ? SMOOTH * newest + (1 - SMOOTH) * smoothed : newest;
+          once = true;
+        }
+        start = now;
+        count = 0;
+      }
+      count++;
+    }
+
+    boolean isMeasured() {
+      return once;
+    }
+
+    /** The smoothed rate, or the first window's so far; {@code unknown} before any count. */
+    double rate(long now, double unknown) {
+      if (once) {
+        return smoothed;
+      }
+      return started ? count * 1e9 / Math.max(now - start, 1_000_000L) : unknown;
+    }
+  }
+}

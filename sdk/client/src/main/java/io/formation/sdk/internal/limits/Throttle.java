@@ -1,0 +1,149 @@
+package io.formation.sdk.internal.limits;
+
+import io.formation.sdk.internal.Port;
+import io.formation.sdk.internal.guards.Origins;
+import io.formation.sdk.internal.time.Time;
+import io.formation.sdk.internal.transport.ApiRequest;
+import io.formation.sdk.internal.transport.Outcome;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import okhttp3.HttpUrl;
+
+/** The service's limits per origin: a lane of pause, adaptive rate and queue, one lock. */
+public final class Throttle {
+  private final Time time;
+  private final RetryPolicy retryPolicy;
+  private final Port port;
+  private final double perSecond;
+  private final int burst;
+  private final Map<String, Lane> lanes = new ConcurrentHashMap<>();
+
+  /** The lane used last: a client calls one origin, nearly always (see docs/building.md). */
+  private volatile Lane recent;
+
+  public Throttle(Time time, RetryPolicy retryPolicy, Port port, double perSecond, int burst) {
+    this.time = time;
+    this.retryPolicy = retryPolicy;
+    this.port = port;
+    this.perSecond = perSecond;
+    this.burst = burst;
+  }
+
+  /** Completes when the request may go, or fails with the 429 of a call held back. */
+  public CompletableFuture<IOException> acquire(ApiRequest request) {
+    return lane(request.url()).acquire(request, null);
+  }
+
+  /** Whether the origin is paused now: a call that waited in OkHttp's queue must not go out. */
+  public boolean isPaused(HttpUrl url) {
+    Lane lane = existing(url);
+    if (lane == null) {
+      return false;
+    }
+    synchronized (lane) {
+      return !lane.pause.left(time.now()).isZero();
+    }
+  }
+
+  /** Learns from an answer, as the retry policy reads it. */
+  public void observe(ApiRequest request, Outcome outcome, long sentAt) {
+    if (retryPolicy.isAnswered(outcome)) {
+      Lane lane = existing(request.url());
+      if (lane != null) {
+        synchronized (lane) {
+          lane.rate.answered(time.now());
+        }
+      }
+      return;
+    }
+    if (!retryPolicy.teachesRate(outcome)) {
+      return;
+    }
+    Duration pause = retryPolicy.pauseAfter(outcome);
+    Lane lane = lane(request.url());
+    long now = time.now();
+    synchronized (lane) {
+      lane.rate.refused(now, sentAt);
+      if (pause != null && lane.pause.pause(now, sentAt, pause)) {
+        lane.rate.pausedUntil(lane.pause.until());
+      }
+    }
+  }
+
+  /** The origin's learned rate now, requests per second; infinite before any refusal. */
+  double rate(HttpUrl url) {
+    Lane lane = lane(url);
+    synchronized (lane) {
+      return lane.rate.rate(time.now());
+    }
+  }
+
+  private Lane lane(HttpUrl url) {
+    Lane lane = existing(url);
+    if (lane == null) {
+      Lane made = new Lane(url);
+      lane = lanes.putIfAbsent(Origins.origin(url), made);
+      lane = lane == null ? made : lane;
+      recent = lane;
+    }
+    return lane;
+  }
+
+  private Lane existing(HttpUrl url) {
+    Lane lane = recent;
+    if (lane == null || !Origins.sameOrigin(lane.origin, url)) {
+      lane = lanes.get(Origins.origin(url));
+      if (lane != null) {
+        recent = lane;
+      }
+    }
+    return lane;
+  }
+
+  /** The origin was paused while the call waited in OkHttp's queue; nothing was sent. */
+  public static final class PausedBeforeSending extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    public PausedBeforeSending() {
+      super("the service's Retry-After paused calls while this one waited to go; nothing was sent");
+    }
+  }
+
+  private final class Lane extends TurnQueue {
+    final HttpUrl origin;
+    final OriginPause pause = new OriginPause();
+
+    Lane(HttpUrl origin) {
+      super(Throttle.this.time, new AdaptiveRate(perSecond, burst, Throttle.this.time.now()));
+      this.origin = origin;
+    }
+
+    @Override
+    CompletableFuture<IOException> acquire(ApiRequest request, Turn held) {
+      long now = time.now();
+      long deadline = retryPolicy.latestStart(request, now);
+      Duration left;
+      synchronized (this) {
+        left = pause.left(now);
+      }
+      if (left.isZero()) {
+        return take(request, now, deadline, held);
+      }
+      Duration allowed = Time.between(now, deadline);
+      if (allowed.compareTo(left) < 0) {
+        return refuse(held, request, left, "the service's Retry-After holds calls to this origin");
+      }
+      Turn turn = held != null ? held : new Turn(request);
+      turn.hold(OriginPause.resume(left, allowed, time.draw()));
+      return turn;
+    }
+
+    @Override
+    RuntimeException refusal(ApiRequest request, Duration retryAfter, String why) {
+      return port.rateLimited(request, retryAfter, why);
+    }
+  }
+}

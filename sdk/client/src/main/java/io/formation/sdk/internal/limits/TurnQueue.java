@@ -1,0 +1,325 @@
+package io.formation.sdk.internal.limits;
+
+import io.formation.sdk.internal.time.Sleeper;
+import io.formation.sdk.internal.time.Time;
+import io.formation.sdk.internal.transport.ApiRequest;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
+
+/** The calls waiting for an origin's tokens, polls behind others, none past its deadline. */
+abstract class TurnQueue {
+  static final CompletableFuture<IOException> NOW = CompletableFuture.completedFuture(null);
+
+  /** How much longer than an interactive call a poll must have waited to go before it. */
+  static final Duration POLL_HANDICAP = Duration.ofSeconds(1);
+
+  /** The least time between two releases: fewer wake-ups, each releasing a few turns. */
+  private static final long MIN_RELEASE_NANOS = 2_000_000L;
+
+  /** A turn whose deadline is nearer than this past its expected turn gets a timer for it. */
+  private static final Duration DEADLINE_TIMER_MARGIN = Duration.ofSeconds(10);
+
+  final Time time;
+  final AdaptiveRate rate;
+  private boolean releasing;
+  private final ArrayDeque<Turn> interactive = new ArrayDeque<>();
+  private final ArrayDeque<Turn> polls = new ArrayDeque<>();
+  // Turns whose caller gave up stay queued until reached, but no longer count.
+  private int liveInteractive;
+  private int livePolls;
+
+  TurnQueue(Time time, AdaptiveRate rate) {
+    this.time = time;
+    this.rate = rate;
+  }
+
+  /** Acquires again for a turn a pause held ({@code held}), or for a new call. */
+  abstract CompletableFuture<IOException> acquire(ApiRequest request, Turn held);
+
+  /** The failure of a call held back for {@code retryAfter}, nothing sent. */
+  abstract RuntimeException refusal(ApiRequest request, Duration retryAfter, String why);
+
+  /** The call goes now: the turn held for it, if any, completes. */
+  CompletableFuture<IOException> go(Turn held) {
+    if (held == null) {
+      return NOW;
+    }
+    held.complete(null);
+    return held;
+  }
+
+  /** The call is held back: it fails at once, nothing sent. */
+  CompletableFuture<IOException> refuse(
+      Turn held, ApiRequest request, Duration retryAfter, String why) {
+    RuntimeException refused = refusal(request, retryAfter, why);
+    if (held == null) {
+      return CompletableFuture.failedFuture(refused);
+    }
+    held.completeExceptionally(refused);
+    return held;
+  }
+
+  /** A turn for the call: at once on a token, else queued, or refused if it would wait too long. */
+  CompletableFuture<IOException> take(ApiRequest request, long now, long deadline, Turn held) {
+    boolean isInteractive = !request.isPoll();
+    Turn turn;
+    Duration release;
+    long expected;
+    synchronized (this) {
+      if (held != null && held.isDone()) {
+        return held;
+      }
+      if (!rate.isActive()) {
+        rate.sent(now);
+        return go(held);
+      }
+      rate.refill(now);
+      boolean queued = liveInteractive > 0 || !isInteractive && livePolls > 0;
+      if (!queued && rate.hasToken()) {
+        rate.take(now);
+        return go(held);
+      }
+      int ahead = liveInteractive + (isInteractive ? 0 : livePolls);
+      expected = (long) (rate.secondsFor(ahead + 1, now) * 1e9);
+      if (Time.left(deadline, now) < expected) {
+        turn = null;
+        release = Duration.ofNanos(expected);
+      } else {
+        turn = held != null ? held : new Turn(request);
+        turn.queuedAt = now;
+        turn.deadline = deadline;
+        turn.live = true;
+        if (isInteractive) {
+          interactive.add(turn);
+          liveInteractive++;
+        } else {
+          polls.add(turn);
+          livePolls++;
+        }
+        release = scheduleRelease(now);
+      }
+    }
+    if (turn == null) {
+      return refuse(held, request, release, "the rate the service allows holds calls in a queue");
+    }
+    startRelease(release);
+    if (Time.left(deadline, now) < expected + DEADLINE_TIMER_MARGIN.toNanos()) {
+      // Overtaken by later calls, a turn may still reach its deadline in the queue.
+      turn.time(Duration.ofNanos(deadline - now));
+    }
+    return turn;
+  }
+
+  private RuntimeException late(ApiRequest request) {
+    Duration queue;
+    synchronized (this) {
+      queue =
+          Duration.ofNanos((long) ((liveInteractive + livePolls) / rate.rate(time.now()) * 1e9));
+    }
+    return refusal(request, queue, "the rate the service allows held this call in a queue");
+  }
+
+  /** The wait until the next release, unless one is on its way (then null). */
+  private Duration scheduleRelease(long now) {
+    if (releasing) {
+      return null;
+    }
+    releasing = true;
+    long wait = (long) Math.ceil(rate.secondsFor(1, now) * 1e9);
+    long batch = (long) (rate.burstSeconds(now) * 1e9);
+    return Duration.ofNanos(Math.max(wait, Math.min(MIN_RELEASE_NANOS, batch)));
+  }
+
+  /** Outside the lock: a sleeper may complete a wait on the calling thread. */
+  private void startRelease(Duration wait) {
+    if (wait != null) {
+      time.sleeper().delay(wait).whenComplete((ignored, closed) -> release(closed));
+    }
+  }
+
+  private void release(Throwable closed) {
+    List<Turn> go = new ArrayList<>();
+    List<Turn> late = new ArrayList<>();
+    List<Turn> failed = new ArrayList<>();
+    Duration next = null;
+    synchronized (this) {
+      releasing = false;
+      if (closed != null) {
+        for (ArrayDeque<Turn> queue : List.of(interactive, polls)) {
+          for (Turn turn : queue) {
+            if (turn.live) {
+              turn.live = false;
+              failed.add(turn);
+            }
+          }
+          queue.clear();
+        }
+        liveInteractive = 0;
+        livePolls = 0;
+      } else {
+        long now = time.now();
+        rate.refill(now);
+        while (rate.hasToken()) {
+          Turn turn = next();
+          if (turn == null) {
+            break;
+          }
+          if (!leave(turn) || turn.isDone()) {
+            // Given up by its caller: the token goes to the next turn.
+            continue;
+          }
+          if (Time.left(turn.deadline, now) < 0) {
+            late.add(turn);
+            continue;
+          }
+          rate.take(now);
+          go.add(turn);
+        }
+        if (liveInteractive > 0 || livePolls > 0) {
+          next = scheduleRelease(now);
+        }
+      }
+    }
+    failed.forEach(turn -> turn.completeExceptionally(closed));
+    for (Turn turn : late) {
+      turn.completeExceptionally(late(turn.request));
+    }
+    go.forEach(turn -> turn.complete(null));
+    startRelease(next);
+  }
+
+  /** Takes the turn out of its queue's count, once; whether it was live. */
+  private boolean leave(Turn turn) {
+    synchronized (this) {
+      if (!turn.live) {
+        return false;
+      }
+      turn.live = false;
+      if (turn.request.isPoll()) {
+        if (--livePolls == 0) {
+          polls.clear();
+        }
+      } else if (--liveInteractive == 0) {
+        interactive.clear();
+      }
+      return true;
+    }
+  }
+
+  /** The next turn: the oldest interactive call, unless a poll waited the handicap longer. */
+  private Turn next() {
+    Turn call = interactive.peek();
+    Turn poll = polls.peek();
+    if (call == null || poll == null) {
+      return call == null ? polls.poll() : interactive.poll();
+    }
+    return poll.queuedAt + POLL_HANDICAP.toNanos() - call.queuedAt < 0
+        ? polls.poll()
+        : interactive.poll();
+  }
+
+  /** A waiting call, from the pause to the queue: one object, which its timer wakes. */
+  final class Turn extends CompletableFuture<IOException> implements Sleeper.Wakeup {
+    final ApiRequest request;
+
+    // Set under the lock as it joins a queue.
+    long queuedAt;
+    long deadline;
+    boolean live;
+
+    /** Whether its timer ends a pause, rather than its time in the queue. */
+    private volatile boolean held;
+
+    private volatile Future<?> timer;
+
+    Turn(ApiRequest request) {
+      this.request = request;
+    }
+
+    /** Waits out a pause, then acquires again. */
+    void hold(Duration wait) {
+      held = true;
+      startTimer(wait);
+    }
+
+    /** Fails the turn at its deadline if it is still queued then. */
+    void time(Duration untilDeadline) {
+      held = false;
+      startTimer(untilDeadline);
+    }
+
+    private void startTimer(Duration wait) {
+      if (isDone()) {
+        return;
+      }
+      Future<?> started = time.sleeper().after(wait, this);
+      if (started.isDone()) {
+        // Woken already: a timer it set since is the one to keep.
+        return;
+      }
+      timer = started;
+      if (isDone()) {
+        started.cancel(false);
+      }
+    }
+
+    @Override
+    public void wake(Throwable failure) {
+      timer = null;
+      if (isDone()) {
+        return;
+      }
+      if (!held) {
+        // Its deadline; a closed client fails the turn through the queue instead.
+        if (failure == null) {
+          completeExceptionally(late(request));
+        }
+        return;
+      }
+      if (failure != null) {
+        completeExceptionally(failure);
+        return;
+      }
+      try {
+        acquire(request, this);
+      } catch (RuntimeException e) {
+        completeExceptionally(e);
+      }
+    }
+
+    @Override
+    public boolean complete(IOException value) {
+      leave(this);
+      return ended(super.complete(value));
+    }
+
+    @Override
+    public boolean completeExceptionally(Throwable error) {
+      leave(this);
+      return ended(super.completeExceptionally(error));
+    }
+
+    @Override
+    public boolean cancel(boolean mayInterruptIfRunning) {
+      leave(this);
+      return ended(super.cancel(mayInterruptIfRunning));
+    }
+
+    private boolean ended(boolean byThisCall) {
+      if (byThisCall) {
+        // Again: a held turn may have joined a queue while it was being completed.
+        leave(this);
+        Future<?> pending = timer;
+        if (pending != null) {
+          pending.cancel(false);
+        }
+      }
+      return byThisCall;
+    }
+  }
+}

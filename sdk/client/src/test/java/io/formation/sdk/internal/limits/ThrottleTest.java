@@ -1,0 +1,726 @@
+package io.formation.sdk.internal.limits;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import io.formation.sdk.RateLimitException;
+import io.formation.sdk.TestFailures;
+import io.formation.sdk.internal.Port;
+import io.formation.sdk.internal.time.Sleeper;
+import io.formation.sdk.internal.time.TestSleepers;
+import io.formation.sdk.internal.time.Ticker;
+import io.formation.sdk.internal.time.Time;
+import io.formation.sdk.internal.transport.ApiRequest;
+import io.formation.sdk.internal.transport.AsyncOperation;
+import io.formation.sdk.internal.transport.CallOptions;
+import io.formation.sdk.internal.transport.Outcome;
+import io.formation.testkit.FakeTime;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import okhttp3.Headers;
+import okhttp3.HttpUrl;
+import org.junit.jupiter.api.Test;
+
+/** The client's shared view of the service's limits, stepped through with a manual clock. */
+class ThrottleTest {
+  static final HttpUrl SET = HttpUrl.get("https://api.example.com/v1/document_sets/a");
+  static final HttpUrl OTHER_ORIGIN = HttpUrl.get("https://files.example.com/v1/x");
+
+  final FakeTime time = FakeTime.manual();
+  final Ticker ticker = time::nanoTime;
+  final Sleeper sleeper = TestSleepers.of(time::sleep, time::delay);
+  final RetryPolicy policy = policy(Duration.ZERO);
+
+  Time time(java.util.function.DoubleSupplier random) {
+    return new Time(time, ticker, sleeper, random);
+  }
+
+  RetryPolicy policy(Duration callTimeout) {
+    return new RetryPolicy(2, Duration.ofMinutes(1), callTimeout, time(() -> 1.0));
+  }
+
+  /**
+   * A throttle without a budget whose paused calls resume spread over the jitter, as with the
+   * client's own random (seeded, so a run is repeatable).
+   */
+  Throttle jittered() {
+    Random random = new Random(21);
+    return new Throttle(time(random::nextDouble), policy, (Port) TestFailures.INSTANCE, 0, 0);
+  }
+
+  Throttle throttle(double perSecond, int burst) {
+    return new Throttle(time(() -> 1.0), policy, (Port) TestFailures.INSTANCE, perSecond, burst);
+  }
+
+  static ApiRequest poll(HttpUrl url) {
+    return ApiRequest.get(url, ApiRequest.ANY_JSON, CallOptions.NONE).asPoll(Long.MAX_VALUE);
+  }
+
+  static ApiRequest create() {
+    return new ApiRequest(
+        "POST",
+        HttpUrl.get("https://api.example.com/v1/document_sets"),
+        new byte[0],
+        "*/*",
+        CallOptions.NONE);
+  }
+
+  static ApiRequest create(Duration timeout) {
+    return new ApiRequest(
+        "POST",
+        HttpUrl.get("https://api.example.com/v1/document_sets"),
+        new byte[0],
+        "*/*",
+        new CallOptions(java.util.Map.of(), Optional.of(timeout), java.util.OptionalInt.empty()));
+  }
+
+  ApiRequest poll(HttpUrl url, Duration timeout) {
+    return ApiRequest.get(url, ApiRequest.ANY_JSON, CallOptions.NONE).asPoll(ticker.after(timeout));
+  }
+
+  static Outcome answer(int status, String retryAfter) {
+    Headers headers = retryAfter == null ? Headers.of() : Headers.of("Retry-After", retryAfter);
+    return new Outcome(status, headers, new byte[0], false, null, true, false, null);
+  }
+
+  @Test
+  void withoutABudgetOrAPauseEveryCallGoesAtOnce() {
+    Throttle throttle = throttle(0, 0);
+    for (int i = 0; i < 100; i++) {
+      assertThat(throttle.acquire(poll(SET))).isDone();
+    }
+  }
+
+  @Test
+  void a429WithRetryAfterPausesEveryCallToThatOriginUntilThenWithJitter() {
+    Throttle throttle = throttle(0, 0);
+    throttle.observe(poll(SET), answer(429, "10"), time.nanoTime());
+
+    CompletableFuture<IOException> held = throttle.acquire(create());
+    CompletableFuture<IOException> elsewhere = throttle.acquire(poll(OTHER_ORIGIN));
+
+    assertThat(elsewhere).isDone();
+    time.advance(Duration.ofSeconds(10));
+    assertThat(held).isNotDone();
+    // Each paused call adds up to the pause again (here the most: random is 1.0).
+    time.advance(Duration.ofSeconds(10));
+    assertThat(held).isDone();
+    assertThat(throttle.acquire(create())).isDone();
+  }
+
+  @Test
+  void refusalsOfCallsSentDuringAPauseOrItsResumeDoNotPauseAgain() {
+    Throttle throttle = throttle(0, 0);
+    long sentTogether = time.nanoTime();
+    throttle.observe(poll(SET), answer(429, "10"), sentTogether);
+    time.advance(Duration.ofSeconds(2));
+    // Another call sent at the same moment comes back refused two seconds later: old news.
+    throttle.observe(poll(SET), answer(429, "10"), sentTogether);
+    CompletableFuture<IOException> held = throttle.acquire(poll(SET));
+    time.advance(Duration.ofMillis(8_000 + 10_000));
+    assertThat(held).isDone();
+    // A call sent while the held calls resume (up to 10 s after the pause) is refused: expected.
+    throttle.observe(
+        poll(SET), answer(429, "10"), time.nanoTime() - Duration.ofSeconds(1).toNanos());
+    assertThat(throttle.acquire(poll(SET))).isDone();
+
+    // Once they have all resumed, a refusal pauses the origin again.
+    throttle.observe(poll(SET), answer(429, "10"), time.nanoTime());
+    assertThat(throttle.acquire(poll(SET))).isNotDone();
+  }
+
+  @Test
+  void a503WithRetryAfterPausesTooButOneWithoutRetryAfterDoesNot() {
+    Throttle throttle = throttle(0, 0);
+    throttle.observe(poll(SET), answer(503, null), time.nanoTime());
+    assertThat(throttle.acquire(poll(SET))).isDone();
+    throttle.observe(poll(SET), answer(503, "2"), time.nanoTime());
+    assertThat(throttle.acquire(poll(SET))).isNotDone();
+  }
+
+  @Test
+  void aPollIsNotHeldPastItsDeadlineButToldItCannotBeSent() {
+    Throttle throttle = throttle(0, 0);
+    throttle.observe(poll(SET), answer(429, "30"), time.nanoTime());
+    ApiRequest poll =
+        ApiRequest.get(SET, ApiRequest.ANY_JSON, CallOptions.NONE)
+            .asPoll(ticker.after(Duration.ofSeconds(5)));
+
+    CompletableFuture<IOException> turn = throttle.acquire(poll);
+
+    assertThat(turn).isCompletedExceptionally();
+    assertThat(failure(turn))
+        .hasMessageContaining("past this poll's timeout or its wait's deadline")
+        .extracting(RateLimitException::retryAfter)
+        .isEqualTo(Optional.of(Duration.ofSeconds(30)));
+  }
+
+  // --- Holds never outlive their caller (issue 18) ---
+
+  @Test
+  void aRetryAfterLongerThanMaxRetryAfterPausesTheOriginForMaxRetryAfterOnly() {
+    Throttle throttle = throttle(0, 0);
+    throttle.observe(poll(SET), answer(429, "99999999999"), time.nanoTime());
+
+    CompletableFuture<IOException> held = throttle.acquire(create());
+
+    // maxRetryAfter is a minute here; the call adds as much again of jitter at most.
+    time.advance(Duration.ofSeconds(119));
+    assertThat(held).isNotDone();
+    time.advance(Duration.ofSeconds(1));
+    assertThat(held).isCompleted();
+  }
+
+  @Test
+  void aCallThatThePauseWouldHoldPastItsTimeoutFailsAtOnceWithTheTimeToRetry() {
+    Throttle throttle = throttle(0, 0);
+    throttle.observe(poll(SET), answer(429, "99999999999"), time.nanoTime());
+
+    CompletableFuture<IOException> turn = throttle.acquire(create(Duration.ofSeconds(5)));
+
+    assertThat(turn).isCompletedExceptionally();
+    assertThat(failure(turn))
+        .hasMessageContaining("past this call's timeout")
+        .extracting(RateLimitException::retryAfter)
+        .isEqualTo(Optional.of(Duration.ofMinutes(1)));
+  }
+
+  @Test
+  void theClientsCallTimeoutBoundsTheHoldOfACallWithoutItsOwn() {
+    Throttle throttle =
+        new Throttle(
+            time(() -> 1.0), policy(Duration.ofSeconds(10)), (Port) TestFailures.INSTANCE, 0, 0);
+    throttle.observe(poll(SET), answer(429, "30"), time.nanoTime());
+
+    assertThat(failure(throttle.acquire(create()))).isInstanceOf(RateLimitException.class);
+  }
+
+  @Test
+  void aCallBehindAQueueLongerThanItsTimeoutFailsAtOnce() {
+    Throttle throttle = throttle(1, 1);
+    for (int i = 0; i < 8; i++) {
+      throttle.acquire(create());
+    }
+
+    CompletableFuture<IOException> hurried = throttle.acquire(create(Duration.ofSeconds(1)));
+    CompletableFuture<IOException> shortWait = throttle.acquire(poll(SET, Duration.ofSeconds(1)));
+
+    // Seven wait ahead of it: its turn would come in eight seconds.
+    assertThat(failure(hurried).retryAfter()).contains(Duration.ofSeconds(8));
+    assertThat(failure(shortWait)).hasMessageContaining("queue");
+  }
+
+  @Test
+  void aPollOvertakenInTheQueueFailsWhenItsDeadlineComesNotWhenItsTurnDoes() {
+    Throttle throttle = throttle(1, 1);
+    throttle.acquire(create());
+    CompletableFuture<IOException> poll = throttle.acquire(poll(SET, Duration.ofSeconds(3)));
+    for (int i = 0; i < 5; i++) {
+      throttle.acquire(create());
+    }
+
+    time.advance(Duration.ofMillis(2_999));
+    assertThat(poll).isNotDone();
+    time.advance(Duration.ofMillis(1));
+    assertThat(failure(poll)).isInstanceOf(RateLimitException.class);
+  }
+
+  @Test
+  void pollsAgeSoThatASteadyLoadOfInteractiveCallsCannotStarveThem() {
+    Throttle throttle = throttle(10, 1);
+    for (int i = 0; i < 10; i++) {
+      throttle.acquire(create());
+    }
+    CompletableFuture<IOException> poll = throttle.acquire(poll(SET));
+    long queued = time.nanoTime();
+    // Interactive calls keep coming at the budget's whole rate: the queue never empties.
+    while (!poll.isDone() && ticker.since(queued).compareTo(Duration.ofSeconds(10)) < 0) {
+      throttle.acquire(create());
+      time.advance(Duration.ofMillis(100));
+    }
+
+    assertThat(poll).isCompleted();
+    assertThat(ticker.since(queued)).isLessThanOrEqualTo(Duration.ofSeconds(3));
+  }
+
+  @Test
+  void aTurnWhoseFutureTheCallerCompletedIsGivenBackAndSpendsNoToken() {
+    for (Consumer<CompletableFuture<String>> abandon :
+        List.<Consumer<CompletableFuture<String>>>of(
+            f -> f.complete("enough"),
+            f -> f.completeExceptionally(new IllegalStateException("gave up")),
+            f -> f.cancel(false),
+            f -> f.orTimeout(1, TimeUnit.NANOSECONDS))) {
+      Throttle throttle = throttle(1, 1);
+      throttle.acquire(create());
+      AsyncOperation<String> operation = new AsyncOperation<>(Runnable::run);
+      CompletableFuture<IOException> abandoned = throttle.acquire(create());
+      operation.track(abandoned);
+      CompletableFuture<IOException> next = throttle.acquire(create());
+
+      abandon.accept(operation.result());
+      // Only the caller's abandon can end this turn: the manual time has not moved.
+      abandoned.handle((value, error) -> null).join();
+      time.advance(Duration.ofSeconds(1));
+
+      assertThat(abandoned).isCancelled();
+      assertThat(next).isCompleted();
+    }
+  }
+
+  @Test
+  void callsWhoseCallersGaveUpNoLongerCountInTheQueueAheadOfALaterCall() {
+    for (Consumer<CompletableFuture<String>> abandon :
+        List.<Consumer<CompletableFuture<String>>>of(
+            f -> f.orTimeout(1, TimeUnit.NANOSECONDS),
+            f -> f.cancel(false),
+            f -> f.complete("enough"))) {
+      Throttle throttle = throttle(2, 1);
+      throttle.acquire(create());
+      for (int i = 0; i < 6; i++) {
+        AsyncOperation<String> operation = new AsyncOperation<>(Runnable::run);
+        operation.track(throttle.acquire(create()));
+        abandon.accept(operation.result());
+        operation.result().handle((value, error) -> null).join();
+      }
+
+      CompletableFuture<IOException> hurried = throttle.acquire(create(Duration.ofSeconds(1)));
+
+      // Only its own turn is ahead of it, half a second away: queued, not refused.
+      assertThat(hurried).isNotDone();
+      time.advance(Duration.ofMillis(500));
+      assertThat(hurried).isCompletedWithValue(null);
+    }
+  }
+
+  @Test
+  void aPollLateInTheQueueIsToldTheWaitOfTheLiveCallsOnly() {
+    Throttle throttle = throttle(1, 1);
+    throttle.acquire(create());
+    CompletableFuture<IOException> poll = throttle.acquire(poll(SET, Duration.ofMillis(2_500)));
+    throttle.acquire(create());
+    throttle.acquire(create());
+    throttle.acquire(create());
+    for (int i = 0; i < 5; i++) {
+      throttle.acquire(create()).cancel(false);
+    }
+
+    time.advance(Duration.ofMillis(2_500));
+
+    // Two creates have gone; the third and the poll itself were still waiting, not the five.
+    assertThat(failure(poll).retryAfter()).contains(Duration.ofSeconds(2));
+  }
+
+  @Test
+  void aWaitingCallHangsNoCallbackOnItsTurnWhetherHeldByAPauseOrTimedInTheQueue() {
+    Throttle throttle = throttle(1, 1);
+    throttle.acquire(create());
+    CompletableFuture<IOException> timed = throttle.acquire(poll(SET, Duration.ofSeconds(3)));
+    throttle.observe(poll(SET), answer(429, "10"), time.nanoTime());
+    CompletableFuture<IOException> paused = throttle.acquire(create());
+
+    // Thousands wait at once: each is one object, not a chain of futures and callbacks.
+    assertThat(timed.getNumberOfDependents()).isZero();
+    assertThat(paused.getNumberOfDependents()).isZero();
+  }
+
+  @Test
+  void aCallAbandonedDuringAPauseTakesNoTurnAfterIt() {
+    Throttle throttle = throttle(1, 1);
+    throttle.observe(poll(SET), answer(429, "10"), time.nanoTime());
+    CompletableFuture<IOException> abandoned = throttle.acquire(create());
+    abandoned.complete(null);
+    time.advance(Duration.ofSeconds(20));
+
+    // The budget's one token is still there: the abandoned call did not spend it.
+    assertThat(throttle.acquire(create())).isCompleted();
+  }
+
+  @Test
+  void theCallersFutureCompletesOnTheCompletionExecutorNotOnTheThreadThatEndedTheStep() {
+    List<Runnable> queued = new ArrayList<>();
+    AsyncOperation<String> operation = new AsyncOperation<>(queued::add);
+
+    operation.complete("done");
+
+    assertThat(operation.result()).isNotDone();
+    queued.forEach(Runnable::run);
+    assertThat(operation.result()).isCompletedWithValue("done");
+  }
+
+  // --- The adaptive rate (issue 21) ---
+
+  @Test
+  void beforeAnyRefusalNothingIsHeld() {
+    Throttle throttle = throttle(0, 0);
+    sendAt(throttle, 1_000, Duration.ofSeconds(1));
+    assertThat(throttle.rate(SET)).isInfinite();
+  }
+
+  @Test
+  void aRefusalSlowsTheOriginToSeventyPercentOfTheRateItWasSending() {
+    Throttle throttle = throttle(0, 0);
+    sendAt(throttle, 100, Duration.ofSeconds(1));
+
+    throttle.observe(create(), answer(429, null), time.nanoTime());
+
+    assertThat(throttle.rate(SET)).isCloseTo(70, within(0.5));
+    // CUBIC climbs fast at first: about 81 go in the first second, never the 100 refused.
+    assertThat(servedInOneSecond(throttle)).isBetween(74, 84);
+    assertThat(throttle.acquire(poll(OTHER_ORIGIN))).isCompleted();
+  }
+
+  @Test
+  void aRefusalSlowsToSeventyPercentOfWhatTheServiceAnsweredWhenFarMoreWasSent() {
+    Throttle throttle = throttle(0, 0);
+    // 1,000 a second sent, of which the service answered one in five: it allows about 200.
+    long gap = 1_000_000L;
+    for (int i = 0; i < 1_000; i++) {
+      assertThat(throttle.acquire(create())).isCompleted();
+      if (i % 5 == 0) {
+        throttle.observe(create(), answer(200, null), time.nanoTime());
+      }
+      time.advance(Duration.ofNanos(gap));
+    }
+
+    throttle.observe(create(), answer(429, null), time.nanoTime());
+
+    assertThat(throttle.rate(SET)).isCloseTo(140, within(1.0));
+  }
+
+  @Test
+  void aPauseIsNotMeasuredAsASpellOfSlowSendingOrAnswering() {
+    Throttle throttle = throttle(0, 0);
+    sendAndAnswerAt(throttle, 1_000, Duration.ofSeconds(1));
+    throttle.observe(create(), answer(429, "1"), time.nanoTime());
+    // A call in flight when the pause began is answered during it.
+    long inFlight = time.nanoTime() - 1;
+    time.advance(Duration.ofMillis(50));
+    throttle.observe(create(), answer(200, null), inFlight);
+    time.advance(Duration.ofMillis(950));
+
+    sendAndAnswerAt(throttle, 500, Duration.ofMillis(150));
+    throttle.observe(create(), answer(429, null), time.nanoTime());
+
+    // Cut from what was sent and answered since the pause, or more: averaging the pause in as a
+    // second of nearly nothing cut it to about 320 a second.
+    assertThat(throttle.rate(SET)).isGreaterThanOrEqualTo(0.7 * 500);
+  }
+
+  @Test
+  void refusalsOfCallsSentBeforeTheCutOrJustAfterItCutOnlyOnce() {
+    Throttle throttle = throttle(0, 0);
+    sendAt(throttle, 100, Duration.ofSeconds(1));
+    long inFlight = time.nanoTime() - 1;
+    for (int i = 0; i < 50; i++) {
+      throttle.observe(create(), answer(429, null), inFlight);
+    }
+    assertThat(throttle.rate(SET)).isCloseTo(70, within(0.5));
+
+    // Sent after the cut, but before its answers could show: the same refusal, not a new one.
+    time.advance(Duration.ofMillis(99));
+    throttle.observe(create(), answer(429, null), time.nanoTime());
+    double climbing = throttle.rate(SET);
+    assertThat(climbing).isGreaterThan(70);
+
+    time.advance(Duration.ofMillis(1));
+    throttle.observe(create(), answer(429, null), time.nanoTime());
+    assertThat(throttle.rate(SET)).isCloseTo(0.7 * climbing, within(0.5));
+  }
+
+  @Test
+  void learnsALimitFromAColdStartWithoutCuttingItselfDownToTheFloor() {
+    Throttle throttle = jittered();
+    LimitedService service = new LimitedService(2_000, 100);
+
+    List<int[]> seconds = service.serve(throttle, Duration.ofSeconds(8));
+
+    // Once learned (the first second is the first Retry-After's pause), every second is answered
+    // at 70% of the limit or more. Cutting again for each refusal of a call sent just after a cut,
+    // while the service's bucket was still empty, took the rate down to its floor of 1 a second.
+    assertThat(seconds.subList(2, 8))
+        .allSatisfy(second -> assertThat(second[0]).isGreaterThanOrEqualTo(1_400));
+    int answered = seconds.stream().mapToInt(second -> second[0]).sum();
+    int refused = seconds.stream().mapToInt(second -> second[1]).sum();
+    assertThat(refused).isLessThan((answered + refused) / 20);
+  }
+
+  @Test
+  void theLearnedRateClimbsBackToNinetyPercentOfTheRateCutFromAndHoldsThere() {
+    Throttle throttle = throttle(0, 0);
+    sendAt(throttle, 100, Duration.ofSeconds(1));
+    throttle.observe(create(), answer(429, null), time.nanoTime());
+
+    // Back at 90 two seconds after the cut, and held there, unprobed, until 17 s after it.
+    time.advance(Duration.ofMillis(2_000));
+    assertThat(servedInOneSecond(throttle)).isBetween(88, 92);
+    time.advance(Duration.ofSeconds(13));
+    assertThat(servedInOneSecond(throttle)).isBetween(88, 92);
+  }
+
+  @Test
+  void theClimbBackStartsWhenThePauseOfTheRefusalEnds() {
+    Throttle throttle = throttle(0, 0);
+    sendAt(throttle, 100, Duration.ofSeconds(1));
+    throttle.observe(create(), answer(429, "5"), time.nanoTime());
+
+    // Nothing went, so nothing was learned, in the 5 s pause: calls resume at 70 a second.
+    time.advance(Duration.ofSeconds(5));
+    assertThat(throttle.rate(SET)).isCloseTo(70, within(0.5));
+    time.advance(Duration.ofSeconds(2));
+    assertThat(throttle.rate(SET)).isCloseTo(90, within(0.5));
+  }
+
+  @Test
+  void aCutFromLessThanAWindowOfMeasuringIsAGuessAndNotHeld() {
+    Throttle throttle = throttle(0, 0);
+    // Refused 50 ms into a cold start: 100 a second is a guess from five calls.
+    sendAt(throttle, 100, Duration.ofMillis(50));
+    throttle.observe(create(), answer(429, null), time.nanoTime());
+
+    // AWS's climb back to 100, in cbrt(100 * 0.75) = 4.2 s, then doubling: ten seconds on, it is
+    // past 1,000 a second, where a measured cut holds 90.
+    time.advance(Duration.ofSeconds(10));
+    assertThat(throttle.rate(SET)).isGreaterThan(1_000);
+  }
+
+  @Test
+  void withoutRefusalsTheRateProbesUpwardOnceTheHoldIsOver() {
+    Throttle throttle = throttle(0, 0);
+    sendAt(throttle, 100, Duration.ofSeconds(1));
+    throttle.observe(create(), answer(429, null), time.nanoTime());
+
+    // Past the hold (17 s after the cut), unrefused, it doubles every second from 90: about 260 go
+    // in the second from 18 to 19 s after the cut, and twice as many in the next.
+    time.advance(Duration.ofSeconds(18));
+    assertThat(servedInOneSecond(throttle)).isBetween(240, 280);
+    assertThat(servedInOneSecond(throttle)).isBetween(480, 560);
+  }
+
+  @Test
+  void theRateNeverFallsBelowAFloorThatStillServesAWait() {
+    Throttle throttle = throttle(0, 0);
+    sendAt(throttle, 100, Duration.ofSeconds(1));
+    for (int i = 0; i < 100; i++) {
+      time.advance(Duration.ofNanos(AdaptiveRate.MEASURE_WINDOW_NANOS));
+      throttle.observe(create(), answer(429, null), time.nanoTime());
+    }
+    assertThat(throttle.rate(SET)).isEqualTo(AdaptiveRate.MIN_RATE);
+
+    CompletableFuture<IOException> poll = throttle.acquire(poll(SET));
+    time.advance(Duration.ofSeconds(1));
+    assertThat(poll).isCompleted();
+  }
+
+  @Test
+  void aRetryAfterStillWinsOverALearnedRate() {
+    Throttle throttle = throttle(0, 0);
+    sendAt(throttle, 1_000, Duration.ofSeconds(1));
+    throttle.observe(create(), answer(429, "5"), time.nanoTime());
+    assertThat(throttle.rate(SET)).isGreaterThan(600);
+
+    CompletableFuture<IOException> held = throttle.acquire(create());
+
+    // 5 s, and as much again of jitter (random is 1.0 here).
+    time.advance(Duration.ofMillis(9_999));
+    assertThat(held).isNotDone();
+    time.advance(Duration.ofMillis(1));
+    assertThat(held).isCompleted();
+  }
+
+  @Test
+  void followsARaisedLimitOnceTheHoldIsOverWithFewRefusals() {
+    Throttle throttle = jittered();
+    LimitedService service = new LimitedService(2_000, 100);
+
+    List<int[]> high = service.serve(throttle, Duration.ofSeconds(10));
+    service.limit = 500;
+    List<int[]> low = service.serve(throttle, Duration.ofSeconds(10));
+    service.limit = 2_000;
+    List<int[]> raised = service.serve(throttle, Duration.ofSeconds(20));
+
+    // The rate learned at the drop is held for 15 s after climbing back, then doubles until
+    // refused, and climbs back to 90% of what was answered: within 20 s of the rise, a second is
+    // answered at 90% of the raised limit.
+    assertThat(raised).anySatisfy(second -> assertThat(second[0]).isGreaterThanOrEqualTo(1_800));
+    // The drop is followed within two seconds (the pause of the first refusal, then the refusals
+    // of calls sent as they resume, before the second cut shows): from then on, at most 5% of each
+    // second refused.
+    assertThat(low.subList(2, 10))
+        .allSatisfy(
+            second -> assertThat(second[1]).isLessThanOrEqualTo((second[0] + second[1]) / 20));
+    // Probing upward costs few refusals: under 5% of all requests.
+    int answered = 0;
+    int refused = 0;
+    for (List<int[]> phase : List.of(high, low, raised)) {
+      for (int[] second : phase) {
+        answered += second[0];
+        refused += second[1];
+      }
+    }
+    assertThat(refused).isLessThan((answered + refused) / 20);
+  }
+
+  /**
+   * A service limited by a token bucket that answers 429 with {@code Retry-After: 1} beyond it, at
+   * once, sent far more calls than it allows: every millisecond of injected time, the throttle has
+   * calls waiting.
+   */
+  final class LimitedService {
+    double limit;
+    final double burst;
+    double tokens;
+    long refilled = time.nanoTime();
+    final List<CompletableFuture<IOException>> waiting = new ArrayList<>();
+
+    LimitedService(double limit, double burst) {
+      this.limit = limit;
+      this.burst = burst;
+      this.tokens = burst;
+    }
+
+    /** Answered and refused calls of each second. */
+    List<int[]> serve(Throttle throttle, Duration during) {
+      List<int[]> seconds = new ArrayList<>();
+      for (long ms = 0; ms < during.toMillis(); ms++) {
+        if (ms % 1_000 == 0) {
+          seconds.add(new int[2]);
+        }
+        int[] second = seconds.get(seconds.size() - 1);
+        while (waiting.size() < 100) {
+          waiting.add(throttle.acquire(create()));
+        }
+        time.advance(Duration.ofMillis(1));
+        long now = time.nanoTime();
+        tokens = Math.min(burst, tokens + (now - refilled) * limit / 1e9);
+        refilled = now;
+        for (CompletableFuture<IOException> turn : List.copyOf(waiting)) {
+          if (turn.isDone()) {
+            waiting.remove(turn);
+            assertThat(turn).isCompleted();
+            if (tokens >= 1) {
+              tokens--;
+              second[0]++;
+              throttle.observe(create(), answer(200, null), now - 1);
+            } else {
+              second[1]++;
+              // Sent during the millisecond just past, before any cut this refusal brings.
+              throttle.observe(create(), answer(429, "1"), now - 1);
+            }
+          }
+        }
+      }
+      return seconds;
+    }
+  }
+
+  @Test
+  void aBudgetIsACeilingOnTheLearnedRate() {
+    Throttle throttle = throttle(50, 1);
+    sendAt(throttle, 50, Duration.ofSeconds(1));
+    throttle.observe(create(), answer(429, null), time.nanoTime());
+    time.advance(Duration.ofSeconds(30));
+
+    // Long after the refusal CUBIC would allow far more than 50 a second; the budget does not.
+    assertThat(servedInOneSecond(throttle)).isBetween(49, 51);
+  }
+
+  /** Sends calls at a steady rate, each going at once and answered at once. */
+  void sendAndAnswerAt(Throttle throttle, int perSecond, Duration during) {
+    long gap = 1_000_000_000L / perSecond;
+    for (long sent = 0; sent < during.toNanos(); sent += gap) {
+      assertThat(throttle.acquire(create())).isCompleted();
+      throttle.observe(create(), answer(200, null), time.nanoTime());
+      time.advance(Duration.ofNanos(gap));
+    }
+  }
+
+  /** Sends calls at a steady rate; each goes at once. */
+  void sendAt(Throttle throttle, int perSecond, Duration during) {
+    long gap = 1_000_000_000L / perSecond;
+    for (long sent = 0; sent < during.toNanos(); sent += gap) {
+      assertThat(throttle.acquire(create())).isCompleted();
+      time.advance(Duration.ofNanos(gap));
+    }
+  }
+
+  /** How many of many calls queued now are let through in the next second; the rest give up. */
+  int servedInOneSecond(Throttle throttle) {
+    List<CompletableFuture<IOException>> turns = new ArrayList<>();
+    for (int i = 0; i < 1_000; i++) {
+      turns.add(throttle.acquire(create()));
+    }
+    time.advance(Duration.ofSeconds(1));
+    int served = (int) turns.stream().filter(turn -> turn.isDone() && !turn.isCancelled()).count();
+    turns.forEach(turn -> turn.cancel(false));
+    return served;
+  }
+
+  static RateLimitException failure(CompletableFuture<IOException> turn) {
+    assertThat(turn).isCompletedExceptionally();
+    Throwable error = turn.handle((value, e) -> e).join();
+    assertThat(error).isInstanceOf(RateLimitException.class);
+    return (RateLimitException) error;
+  }
+
+  @Test
+  void theBudgetSpacesCallsAsConfigured() {
+    Throttle throttle = throttle(2, 2);
+    List<CompletableFuture<IOException>> turns = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      turns.add(throttle.acquire(poll(SET)));
+    }
+    // The burst goes at once, then one every half second.
+    assertThat(turns).filteredOn(CompletableFuture::isDone).hasSize(2);
+    time.advance(Duration.ofMillis(499));
+    assertThat(turns).filteredOn(CompletableFuture::isDone).hasSize(2);
+    time.advance(Duration.ofMillis(1));
+    assertThat(turns).filteredOn(CompletableFuture::isDone).hasSize(3);
+    time.advance(Duration.ofMillis(1_000));
+    assertThat(turns).allMatch(CompletableFuture::isDone);
+  }
+
+  @Test
+  void waitingCallsAreServedInTheOrderTheyCameAndCreatesGoBeforePolls() {
+    Throttle throttle = throttle(1, 1);
+    List<String> served = new ArrayList<>();
+    throttle.acquire(poll(SET));
+    for (String name : List.of("poll 1", "poll 2", "poll 3")) {
+      throttle.acquire(poll(SET)).thenRun(() -> served.add(name));
+    }
+    throttle.acquire(create()).thenRun(() -> served.add("create"));
+
+    for (int second = 0; second < 4; second++) {
+      time.advance(Duration.ofSeconds(1));
+    }
+
+    assertThat(served).containsExactly("create", "poll 1", "poll 2", "poll 3");
+  }
+
+  @Test
+  void aCancelledWaitGivesItsTurnToTheNextOne() {
+    Throttle throttle = throttle(1, 1);
+    throttle.acquire(poll(SET));
+    CompletableFuture<IOException> cancelled = throttle.acquire(poll(SET));
+    CompletableFuture<IOException> next = throttle.acquire(poll(SET));
+    cancelled.cancel(false);
+    time.advance(Duration.ofSeconds(1));
+    assertThat(next).isDone();
+  }
+
+  @Test
+  void closingTheSleeperFailsTheCallsStillWaitingForTheBudget() {
+    Throttle throttle = throttle(1, 1);
+    throttle.acquire(poll(SET));
+    CompletableFuture<IOException> waiting = throttle.acquire(poll(SET));
+    time.close();
+    assertThat(waiting).isCompletedExceptionally();
+  }
+}
