@@ -214,8 +214,12 @@ class FormationTrackerTest {
   void theViewShowsEachTrackedSetsLastStateAndNextPoll() throws Exception {
     FormationSandbox sandbox = stepwiseSandbox();
     FormationClient client = client(sandbox, sandbox.token());
-    FakeTime trackerClock = new FakeTime(Instant.now().minusSeconds(60));
-    FormationTracker tracker = started(tracker(client, recorder).clock(trackerClock));
+    FakeTime trackerClock = new FakeTime(Instant.now());
+    FormationTracker tracker =
+        started(
+            tracker(client, recorder)
+                .clock(trackerClock)
+                .pollOptions(FAST.newBuilder().firstPollWithin(Duration.ofMinutes(1)).build()));
     String id = submittedPastItsLag(client);
 
     tracker.track(id);
@@ -223,7 +227,8 @@ class FormationTrackerTest {
     assertThat(before.lastState()).isEmpty();
     assertThat(before.polling()).isFalse();
 
-    // Its first poll is due on the wall clock; the tracker's clock, a minute behind, holds it.
+    // Its first poll falls within a minute on the tracker's clock, which stands still until moved.
+    assertThat(before.nextPollAt()).isAfter(trackerClock.instant());
     assertThat(polls(sandbox, id)).isZero();
     trackerClock.advance(Duration.ofMinutes(2));
     recorder.awaitEvent(e -> e.equals("changed " + id + " signature_requests_needed"));
