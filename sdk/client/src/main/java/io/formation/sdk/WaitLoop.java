@@ -52,259 +52,245 @@ final class WaitLoop {
   }
 
   PollResult poll(WaitState wait, PollOptions options) {
-    Checks.nonNull("wait options", wait, options);
-    WaitRule rule = rule(options);
-    WaitClock time = new WaitClock(clock(options), this.time.ticker());
-    awaitTurn(rule, wait, time.now(), time, null);
-    return tell(rule, wait, endsAt(wait, pollOnce(rule, wait, time, null), time), time);
+    Run run = new Run(wait, options);
+    run.awaitTurn(wait, run.time.now(), null);
+    return run.tell(wait, run.endsAt(wait, run.pollOnce(wait, null)));
   }
 
-  DocumentSet await(WaitState wait, PollOptions options) {
-    Checks.nonNull("wait options", wait, options);
-    WaitRule rule = rule(options);
-    WaitClock time = new WaitClock(clock(options), this.time.ticker());
-    wait = rule.takenUp(wait, time.now());
+  DocumentSet await(WaitState start, PollOptions options) {
+    Run run = new Run(start, options);
+    WaitState wait = run.rule.takenUp(start, run.time.now());
     FormationException lastFailure = null;
     while (true) {
-      awaitTurn(rule, wait, wait.nextPoll(), time, lastFailure);
-      WaitRule.Decision decision = endsAt(wait, pollOnce(rule, wait, time, lastFailure), time);
-      PollResult result = tell(rule, wait, decision, time);
+      run.awaitTurn(wait, wait.nextPoll(), lastFailure);
+      WaitRule.Decision decision = run.endsAt(wait, run.pollOnce(wait, lastFailure));
+      PollResult result = run.tell(wait, decision);
       if (result.kind() == PollResult.Kind.COMPLETE) {
         return result.set().orElseThrow();
       }
       if (decision.needsInput() != null) {
-        throw ended(wait, decision.needsInput(), time);
+        throw run.ended(wait, decision.needsInput());
       }
       wait = result.waitState();
       lastFailure = result.failure().orElse(null);
     }
   }
 
-  /**
-   * Sleeps until the rule lets the wait poll (the sleeper's waking a moment late or early is its
-   * own precision); when no poll may be sent before the deadline, ends the wait there.
-   */
-  private void awaitTurn(
-      WaitRule rule, WaitState wait, Instant due, WaitClock time, FormationException lastFailure) {
-    Instant at = rule.pollAt(wait, due, time.now());
-    if (at == null) {
-      sleep(wait, time.until(wait.deadline()));
-      throw ended(wait, rule.timeout(wait, lastFailure), time);
-    }
-    sleep(wait, time.until(at));
-  }
-
-  private WaitRule.Decision pollOnce(
-      WaitRule rule, WaitState wait, WaitClock time, FormationException lastFailure) {
-    DocumentSet set;
-    try {
-      set = transport.send(pollRequest(wait, time), Requests::documentSet);
-    } catch (FormationException e) {
-      if (Thread.currentThread().isInterrupted()) {
-        throw e;
-      }
-      return rule.afterFailure(wait, e, time.now(), lastFailure);
-    }
-    return rule.afterPoll(wait, set, time.now());
-  }
-
-  /** The decision, once the time to tell its end has come. */
-  private WaitRule.Decision endsAt(WaitState wait, WaitRule.Decision decision, WaitClock time) {
-    if (decision.end() != null && decision.endAt() != null) {
-      sleep(wait, time.until(decision.endAt()));
-    }
-    return decision;
-  }
-
-  private void sleep(WaitState wait, Duration duration) {
-    if (duration.isNegative() || duration.isZero()) {
-      return;
-    }
-    try {
-      transport.sleeper().sleep(Time.capped(duration));
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw Exceptions.failure("Interrupted while waiting for document set " + wait.setId(), e);
-    }
-  }
-
   CompletableFuture<PollResult> pollAsync(WaitState wait, PollOptions options) {
-    Checks.nonNull("wait options", wait, options);
-    WaitRule rule = rule(options);
-    WaitClock time = new WaitClock(clock(options), this.time.ticker());
+    Run run = new Run(wait, options);
     AsyncOperation<PollResult> operation = new AsyncOperation<>(transport.completions());
-    Instant due = time.now();
-    turnAsync(
-        rule,
+    run.turnAsync(
         wait,
-        due,
-        time,
+        run.time.now(),
         null,
         operation,
-        () ->
-            pollOnceAsync(
-                rule,
-                wait,
-                time,
-                null,
-                operation,
-                decision -> operation.complete(decision.result())));
+        () -> run.pollOnceAsync(wait, null, operation, d -> operation.complete(d.result())));
     return operation.result();
   }
 
   CompletableFuture<DocumentSet> awaitAsync(WaitState start, PollOptions options) {
-    Checks.nonNull("wait options", start, options);
-    WaitRule rule = rule(options);
-    WaitClock time = new WaitClock(clock(options), this.time.ticker());
+    Run run = new Run(start, options);
     AsyncOperation<DocumentSet> operation = new AsyncOperation<>(transport.completions());
-    WaitState wait = rule.takenUp(start, time.now());
-    operation.run(() -> loopAsync(rule, wait, time, null, operation));
+    WaitState wait = run.rule.takenUp(start, run.time.now());
+    operation.run(() -> run.loopAsync(wait, null, operation));
     return operation.result();
   }
 
-  private void loopAsync(
-      WaitRule rule,
-      WaitState wait,
-      WaitClock time,
-      FormationException lastFailure,
-      AsyncOperation<DocumentSet> operation) {
-    turnAsync(
-        rule,
-        wait,
-        wait.nextPoll(),
-        time,
-        lastFailure,
-        operation,
-        () ->
-            pollOnceAsync(
-                rule,
-                wait,
-                time,
-                lastFailure,
-                operation,
-                decision -> {
-                  PollResult result = decision.result();
-                  if (result.kind() == PollResult.Kind.COMPLETE) {
-                    operation.complete(result.set().orElseThrow());
-                  } else if (decision.needsInput() != null) {
-                    operation.fail(ended(wait, decision.needsInput(), time));
-                  } else {
-                    // What the next poll needs, not the result: a waiting set keeps no copy of
-                    // the set last read (its JSON tree is several KB) until its next poll.
-                    WaitState next = result.waitState();
-                    FormationException failure = result.failure().orElse(null);
-                    operation.run(() -> loopAsync(rule, next, time, failure, operation));
-                  }
-                }));
-  }
+  /** One call's wait: its rule, and its clock read from the call on. */
+  private final class Run {
+    final WaitRule rule;
+    final WaitClock time;
 
-  /** Parks until the rule lets the wait poll, then runs {@code poll}; as {@link #awaitTurn}. */
-  private void turnAsync(
-      WaitRule rule,
-      WaitState wait,
-      Instant due,
-      WaitClock time,
-      FormationException lastFailure,
-      AsyncOperation<?> operation,
-      Runnable poll) {
-    Instant at = rule.pollAt(wait, due, time.now());
-    if (at == null) {
-      after(
-          operation,
-          time.until(wait.deadline()),
-          () -> operation.fail(ended(wait, rule.timeout(wait, lastFailure), time)));
-    } else {
-      after(operation, time.until(at), poll);
+    Run(WaitState wait, PollOptions options) {
+      Checks.nonNull("wait options", wait, options);
+      this.rule = rule(options);
+      this.time = new WaitClock(clock(options), WaitLoop.this.time.ticker());
     }
-  }
 
-  /** One poll, async; the rule's decision reaches {@code then} on the completions executor. */
-  private void pollOnceAsync(
-      WaitRule rule,
-      WaitState wait,
-      WaitClock time,
-      FormationException lastFailure,
-      AsyncOperation<?> operation,
-      Consumer<WaitRule.Decision> then) {
-    CompletableFuture<DocumentSet> sent =
-        transport.sendAsyncStep(pollRequest(wait, time), Requests::documentSet);
-    if (!operation.track(sent)) {
-      return;
+    /**
+     * Sleeps until the rule lets the wait poll (the sleeper's waking a moment late or early is its
+     * own precision); when no poll may be sent before the deadline, ends the wait there.
+     */
+    void awaitTurn(WaitState wait, Instant due, FormationException lastFailure) {
+      Instant at = rule.pollAt(wait, due, time.now());
+      if (at == null) {
+        sleep(wait, time.until(wait.deadline()));
+        throw ended(wait, rule.timeout(wait, lastFailure));
+      }
+      sleep(wait, time.until(at));
     }
-    // Never on OkHttp's threads, where a slow listener would hold a connection slot.
-    sent.whenComplete(
-        (set, error) ->
-            AsyncOperation.execute(
-                transport.completions(),
-                () ->
-                    operation.run(
-                        () -> {
-                          if (operation.isDone()) {
-                            return;
-                          }
-                          Throwable failure = set != null ? null : AsyncOperation.unwrap(error);
-                          if (failure != null && !(failure instanceof RuntimeException)) {
-                            operation.fail(failure);
-                            return;
-                          }
-                          Instant now = time.now();
-                          WaitRule.Decision decision =
-                              set != null
-                                  ? rule.afterPoll(wait, set, now)
-                                  : rule.afterFailure(
-                                      wait, (RuntimeException) failure, now, lastFailure);
-                          Runnable told =
-                              () -> {
-                                tell(rule, wait, decision, time);
-                                then.accept(decision);
-                              };
-                          if (decision.end() != null && decision.endAt() != null) {
-                            after(operation, time.until(decision.endAt()), told);
-                          } else {
-                            told.run();
-                          }
-                        })));
-  }
 
-  private void after(AsyncOperation<?> operation, Duration wait, Runnable next) {
-    if (wait.isNegative() || wait.isZero()) {
-      operation.run(next);
-    } else {
-      operation.after(transport.sleeper(), Time.capped(wait), next);
+    WaitRule.Decision pollOnce(WaitState wait, FormationException lastFailure) {
+      DocumentSet set;
+      try {
+        set = transport.send(pollRequest(wait), Requests::documentSet);
+      } catch (FormationException e) {
+        if (Thread.currentThread().isInterrupted()) {
+          throw e;
+        }
+        return rule.afterFailure(wait, e, time.now(), lastFailure);
+      }
+      return rule.afterPoll(wait, set, time.now());
     }
-  }
 
-  /**
-   * Tells the client's listener and the options' listener what the rule decided, then returns the
-   * result, or throws the end.
-   */
-  private PollResult tell(
-      WaitRule rule, WaitState wait, WaitRule.Decision decision, WaitClock time) {
-    DocumentSet seen = decision.seen();
-    if (seen != null) {
-      events.polled(seen);
-      if (decision.changed()) {
-        events.stateChanged(seen, wait.polls() + 1, Duration.between(wait.started(), time.now()));
-        rule.options().onStateChange().accept(seen);
+    /** The decision, once the time to tell its end has come. */
+    WaitRule.Decision endsAt(WaitState wait, WaitRule.Decision decision) {
+      if (decision.end() != null && decision.endAt() != null) {
+        sleep(wait, time.until(decision.endAt()));
+      }
+      return decision;
+    }
+
+    private void sleep(WaitState wait, Duration duration) {
+      if (duration.isNegative() || duration.isZero()) {
+        return;
+      }
+      try {
+        transport.sleeper().sleep(Time.capped(duration));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw Exceptions.failure("Interrupted while waiting for document set " + wait.setId(), e);
       }
     }
-    if (decision.end() != null) {
-      throw ended(wait, decision.end(), time);
-    }
-    if (decision.result().kind() == PollResult.Kind.COMPLETE) {
-      events.waitEnded(
-          wait.setId(), "complete", wait.polls() + 1, Duration.between(wait.started(), time.now()));
-    }
-    return decision.result();
-  }
 
-  private RuntimeException ended(WaitState wait, RuntimeException end, WaitClock time) {
-    events.waitEnded(
-        wait.setId(),
-        end.getClass().getSimpleName() + ": " + end.getMessage(),
-        wait.polls(),
-        Duration.between(wait.started(), time.now()));
-    return end;
+    void loopAsync(
+        WaitState wait, FormationException lastFailure, AsyncOperation<DocumentSet> operation) {
+      turnAsync(
+          wait,
+          wait.nextPoll(),
+          lastFailure,
+          operation,
+          () ->
+              pollOnceAsync(
+                  wait,
+                  lastFailure,
+                  operation,
+                  decision -> {
+                    PollResult result = decision.result();
+                    if (result.kind() == PollResult.Kind.COMPLETE) {
+                      operation.complete(result.set().orElseThrow());
+                    } else if (decision.needsInput() != null) {
+                      operation.fail(ended(wait, decision.needsInput()));
+                    } else {
+                      // What the next poll needs, not the result: a waiting set keeps no copy of
+                      // the set last read (its JSON tree is several KB) until its next poll.
+                      WaitState next = result.waitState();
+                      FormationException failure = result.failure().orElse(null);
+                      operation.run(() -> loopAsync(next, failure, operation));
+                    }
+                  }));
+    }
+
+    /** Parks until the rule lets the wait poll, then runs {@code poll}; as {@link #awaitTurn}. */
+    void turnAsync(
+        WaitState wait,
+        Instant due,
+        FormationException lastFailure,
+        AsyncOperation<?> operation,
+        Runnable poll) {
+      Instant at = rule.pollAt(wait, due, time.now());
+      if (at == null) {
+        after(
+            operation,
+            time.until(wait.deadline()),
+            () -> operation.fail(ended(wait, rule.timeout(wait, lastFailure))));
+      } else {
+        after(operation, time.until(at), poll);
+      }
+    }
+
+    /** One poll, async; the rule's decision reaches {@code then} on the completions executor. */
+    void pollOnceAsync(
+        WaitState wait,
+        FormationException lastFailure,
+        AsyncOperation<?> operation,
+        Consumer<WaitRule.Decision> then) {
+      CompletableFuture<DocumentSet> sent =
+          transport.sendAsyncStep(pollRequest(wait), Requests::documentSet);
+      if (!operation.track(sent)) {
+        return;
+      }
+      // Never on OkHttp's threads, where a slow listener would hold a connection slot.
+      sent.whenComplete(
+          (set, error) ->
+              AsyncOperation.execute(
+                  transport.completions(),
+                  () ->
+                      operation.run(
+                          () -> {
+                            if (operation.isDone()) {
+                              return;
+                            }
+                            Throwable failure = set != null ? null : AsyncOperation.unwrap(error);
+                            if (failure != null && !(failure instanceof RuntimeException)) {
+                              operation.fail(failure);
+                              return;
+                            }
+                            Instant now = time.now();
+                            WaitRule.Decision decision =
+                                set != null
+                                    ? rule.afterPoll(wait, set, now)
+                                    : rule.afterFailure(
+                                        wait, (RuntimeException) failure, now, lastFailure);
+                            Runnable told =
+                                () -> {
+                                  tell(wait, decision);
+                                  then.accept(decision);
+                                };
+                            if (decision.end() != null && decision.endAt() != null) {
+                              after(operation, time.until(decision.endAt()), told);
+                            } else {
+                              told.run();
+                            }
+                          })));
+    }
+
+    private void after(AsyncOperation<?> operation, Duration wait, Runnable next) {
+      if (wait.isNegative() || wait.isZero()) {
+        operation.run(next);
+      } else {
+        operation.after(transport.sleeper(), Time.capped(wait), next);
+      }
+    }
+
+    /**
+     * Tells the client's listener and the options' listener what the rule decided, then returns the
+     * result, or throws the end.
+     */
+    PollResult tell(WaitState wait, WaitRule.Decision decision) {
+      DocumentSet seen = decision.seen();
+      if (seen != null) {
+        events.polled(seen);
+        if (decision.changed()) {
+          events.stateChanged(seen, wait.polls() + 1, Duration.between(wait.started(), time.now()));
+          rule.options().onStateChange().accept(seen);
+        }
+      }
+      if (decision.end() != null) {
+        throw ended(wait, decision.end());
+      }
+      if (decision.result().kind() == PollResult.Kind.COMPLETE) {
+        events.waitEnded(
+            wait.setId(),
+            "complete",
+            wait.polls() + 1,
+            Duration.between(wait.started(), time.now()));
+      }
+      return decision.result();
+    }
+
+    RuntimeException ended(WaitState wait, RuntimeException end) {
+      events.waitEnded(
+          wait.setId(),
+          end.getClass().getSimpleName() + ": " + end.getMessage(),
+          wait.polls(),
+          Duration.between(wait.started(), time.now()));
+      return end;
+    }
+
+    private ApiRequest pollRequest(WaitState wait) {
+      return request.apply(wait.setId()).asPoll(time.reading(wait.deadline()));
+    }
   }
 
   /** The rule for waits polling with these options. */
@@ -315,9 +301,5 @@ final class WaitLoop {
       lastRule = last;
     }
     return last;
-  }
-
-  private ApiRequest pollRequest(WaitState wait, WaitClock time) {
-    return request.apply(wait.setId()).asPoll(time.reading(wait.deadline()));
   }
 }

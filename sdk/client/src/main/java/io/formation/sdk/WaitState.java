@@ -156,6 +156,22 @@ public final class WaitState {
   /** After a poll that read the set: its state, whether input_needed was told, the schedule. */
   WaitState polled(
       DocumentSetState state, Instant at, boolean told, Duration nextInterval, Instant next) {
+    return afterPoll(state, movedOn || !state.needsInput(), told, 0, at, nextInterval, next);
+  }
+
+  /** After a poll that failed, and how: the state seen before stays, the schedule moves on. */
+  WaitState failed(int failure, Instant at, Duration nextInterval, Instant next) {
+    return afterPoll(lastState, movedOn, inputNeededTold, failure, at, nextInterval, next);
+  }
+
+  private WaitState afterPoll(
+      DocumentSetState state,
+      boolean movedOn,
+      boolean told,
+      int failure,
+      Instant at,
+      Duration nextInterval,
+      Instant next) {
     return new WaitState(
         setId,
         started,
@@ -163,25 +179,8 @@ public final class WaitState {
         millis(nextInterval),
         state,
         lastSubmission,
-        movedOn || !state.needsInput(),
-        told,
-        0,
-        plusOne(),
-        ceilMillis(at),
-        next.toEpochMilli());
-  }
-
-  /** After a poll that failed, and how: the state seen before stays, the schedule moves on. */
-  WaitState failed(int failure, Instant at, Duration nextInterval, Instant next) {
-    return new WaitState(
-        setId,
-        started,
-        deadline,
-        millis(nextInterval),
-        lastState,
-        lastSubmission,
         movedOn,
-        inputNeededTold,
+        told,
         failure,
         plusOne(),
         ceilMillis(at),
@@ -189,19 +188,24 @@ public final class WaitState {
   }
 
   WaitState rescheduled(Instant next) {
+    return with(lastSubmission, movedOn, inputNeededTold, next.toEpochMilli());
+  }
+
+  /** This wait with its schedule and what it saw kept, the submission and next poll as given. */
+  private WaitState with(long submission, boolean movedOn, boolean told, long nextPoll) {
     return new WaitState(
         setId,
         started,
         deadline,
         interval,
         lastState,
-        lastSubmission,
+        submission,
         movedOn,
-        inputNeededTold,
+        told,
         lastFailure,
         polls,
         lastPoll,
-        next.toEpochMilli());
+        nextPoll);
   }
 
   private int plusOne() {
@@ -238,19 +242,7 @@ public final class WaitState {
     if (lastSubmission != NONE && at <= lastSubmission) {
       return this;
     }
-    return new WaitState(
-        setId,
-        started,
-        deadline,
-        interval,
-        lastState,
-        at,
-        false,
-        false,
-        lastFailure,
-        polls,
-        lastPoll,
-        nextPoll);
+    return with(at, false, false, nextPoll);
   }
 
   /** {@return the id of the document set waited for} */

@@ -2,12 +2,17 @@ package io.formation.sdk.internal.guards;
 
 import io.formation.sdk.internal.Port;
 import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.net.Socket;
 import java.net.URL;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.jar.JarFile;
 import java.util.jar.Manifest;
@@ -69,62 +74,37 @@ public final class Compatibility {
       String okio,
       boolean okioHasSocket) {
     List<String> problems = new ArrayList<>();
-    add(problems, okhttpProblem(okhttp));
-    add(problems, okioProblem(okio, okioHasSocket));
-    add(problems, kotlinProblem(kotlin));
-    add(problems, jacksonProblem("jackson-databind", databind));
-    add(problems, jacksonProblem("jackson-core", core));
+    okhttpProblem(okhttp).ifPresent(problems::add);
+    okioProblem(okio, okioHasSocket).ifPresent(problems::add);
+    kotlinProblem(kotlin).ifPresent(problems::add);
+    jacksonProblem("jackson-databind", databind).ifPresent(problems::add);
+    jacksonProblem("jackson-core", core).ifPresent(problems::add);
     return List.copyOf(problems);
   }
 
-  private static void add(List<String> problems, Optional<String> problem) {
-    if (problem.isPresent()) {
-      problems.add(problem.get());
-    }
-  }
-
   static Optional<String> okhttpProblem(String found) {
-    if (!olderThan(found, OKHTTP_FLOOR)) {
-      return Optional.empty();
-    }
-    return needs(
-        "OkHttp",
-        OKHTTP_FLOOR,
-        ", but OkHttp "
-            + found
-            + " is on the class path (okhttp3.OkHttp.VERSION). OkHttp 4's artifact"
-            + " com.squareup.okhttp3:okhttp holds the same classes as OkHttp 5's okhttp-jvm, and"
-            + " whichever comes first on the class path wins.\n"
-            + "Fix: keep OkHttp 5 alone. Find what brings OkHttp 4 with"
-            + " `mvn dependency:tree -Dincludes=com.squareup.okhttp3`, remove it or exclude it"
-            + " there:\n"
-            + "  <exclusions>\n"
-            + "    <exclusion>\n"
-            + "      <groupId>com.squareup.okhttp3</groupId>\n"
-            + "      <artifactId>okhttp</artifactId>\n"
-            + "    </exclusion>\n"
-            + "  </exclusions>\n"
-            + "and, if your own code uses OkHttp, depend on OkHttp 5:\n"
-            + dependency("com.squareup.okhttp3", "okhttp-jvm", OKHTTP_TESTED));
+    return olderThan(found, OKHTTP_FLOOR)
+        ? Optional.of(message("okhttp", "found", found))
+        : Optional.empty();
   }
 
   static Optional<String> okioProblem(String found, boolean hasSocket) {
-    if (hasSocket) {
-      return Optional.empty();
-    }
-    return Optional.of(
-        "The Formation SDK needs Okio "
-            + OKIO_TESTED
-            + " (the version OkHttp "
-            + OKHTTP_TESTED
-            + " is built with), but Okio "
-            + (found == null ? "of an unknown, older version" : found)
-            + " is on the class path: it lacks okio.Okio.socket, so the first call would fail with"
-            + " a NoSuchMethodError. A dependency management pins an older one (a platform BOM"
-            + " that manages Okio, or okio.version).\n"
-            + "Fix: find what pins it with `mvn dependency:tree -Dincludes=com.squareup.okio`, and"
-            + " give OkHttp its own Okio. In <dependencyManagement><dependencies>:\n"
-            + dependency("com.squareup.okio", "okio-jvm", OKIO_TESTED));
+    return hasSocket
+        ? Optional.empty()
+        : Optional.of(
+            message("okio", "found", found == null ? "of an unknown, older version" : found));
+  }
+
+  static Optional<String> kotlinProblem(String found) {
+    return olderThan(found, KOTLIN_FLOOR)
+        ? Optional.of(message("kotlin", "found", found))
+        : Optional.empty();
+  }
+
+  static Optional<String> jacksonProblem(String artifact, String found) {
+    return olderThan(found, JACKSON_FLOOR)
+        ? Optional.of(message("jackson", "artifact", artifact, "found", found))
+        : Optional.empty();
   }
 
   /** What a call's LinkageError says to the caller: the library, and the fix. */
@@ -139,85 +119,48 @@ public final class Compatibility {
                     ? "the Kotlin standard library"
                     : text.contains("jackson") ? "Jackson" : "a library";
     List<String> found = Found.PROBLEMS;
-    return "The call failed because "
-        + library
-        + " on the class path is not the version the Formation SDK needs ("
-        + error
-        + ").\n"
-        + (found.isEmpty()
-            ? "Fix: align it with the versions the SDK is built with (OkHttp "
-                + OKHTTP_TESTED
-                + ", Okio "
-                + OKIO_TESTED
-                + ", kotlin-stdlib "
-                + KOTLIN_TESTED
-                + ", Jackson "
-                + JACKSON_TESTED
-                + "); `mvn dependency:tree` shows what picks another one."
-            : String.join("\n\n", found));
+    return message("linkage", "library", library, "error", String.valueOf(error))
+        + "\n"
+        + (found.isEmpty() ? message("align") : String.join("\n\n", found));
   }
 
-  static Optional<String> kotlinProblem(String found) {
-    if (!olderThan(found, KOTLIN_FLOOR)) {
-      return Optional.empty();
+  /** The message of compatibility.txt with that name, each {@code {name}} given filled in. */
+  private static String message(String name, String... namesAndValues) {
+    String text = Messages.TEXT.get(name);
+    for (int i = 0; i < namesAndValues.length; i += 2) {
+      text = text.replace("{" + namesAndValues[i] + "}", namesAndValues[i + 1]);
     }
-    return needs(
-        "the Kotlin standard library",
-        KOTLIN_FLOOR,
-        " (OkHttp 5 is written in Kotlin), but kotlin-stdlib "
-            + found
-            + " is on the class path: a dependency management pins an older one (Spring Boot 2.7"
-            + " to 3.0 do, through kotlin.version).\n"
-            + "Fix: give OkHttp the stdlib it is built with. Under Spring Boot's parent:\n"
-            + "  <properties>\n"
-            + "    <kotlin.version>"
-            + KOTLIN_TESTED
-            + "</kotlin.version>\n"
-            + "  </properties>\n"
-            + "otherwise, in <dependencyManagement><dependencies>:\n"
-            + dependency("org.jetbrains.kotlin", "kotlin-stdlib", KOTLIN_TESTED));
+    return text;
   }
 
-  static Optional<String> jacksonProblem(String artifact, String found) {
-    if (!olderThan(found, JACKSON_FLOOR)) {
-      return Optional.empty();
+  /** Holder: the messages, read from their resource on the first problem, versions filled in. */
+  private static final class Messages {
+    static final Map<String, String> TEXT = read();
+
+    private static Map<String, String> read() {
+      String all;
+      try (InputStream in = Compatibility.class.getResourceAsStream("compatibility.txt")) {
+        all = new String(in.readAllBytes(), StandardCharsets.UTF_8).replace("\r\n", "\n");
+      } catch (IOException | RuntimeException e) {
+        throw Port.illegalState("The SDK's jar lacks compatibility.txt", e);
+      }
+      all =
+          all.replace("{OKHTTP_FLOOR}", OKHTTP_FLOOR)
+              .replace("{KOTLIN_FLOOR}", KOTLIN_FLOOR)
+              .replace("{JACKSON_FLOOR}", JACKSON_FLOOR)
+              .replace("{OKHTTP_TESTED}", OKHTTP_TESTED)
+              .replace("{OKIO_TESTED}", OKIO_TESTED)
+              .replace("{KOTLIN_TESTED}", KOTLIN_TESTED)
+              .replace("{JACKSON_TESTED}", JACKSON_TESTED);
+      Map<String, String> messages = new HashMap<>();
+      for (String section : all.split("\n== ")) {
+        int name = section.indexOf(" ==\n");
+        if (name > 0) {
+          messages.put(section.substring(0, name), section.substring(name + 4).stripTrailing());
+        }
+      }
+      return Map.copyOf(messages);
     }
-    return needs(
-        "Jackson",
-        JACKSON_FLOOR,
-        ", but "
-            + artifact
-            + " "
-            + found
-            + " is on the class path.\n"
-            + "Fix: align every Jackson module with Jackson's BOM (under Spring Boot's parent,"
-            + " set the property jackson-bom.version instead; jackson-2-bom.version on Spring"
-            + " Boot 4). In <dependencyManagement><dependencies>:\n"
-            + dependency(
-                "com.fasterxml.jackson",
-                "jackson-bom",
-                JACKSON_TESTED,
-                "<type>pom</type>",
-                "<scope>import</scope>"));
-  }
-
-  /** The problem of a library older than its floor, built only once found. */
-  private static Optional<String> needs(String library, String floor, String rest) {
-    return Optional.of("The Formation SDK needs " + library + " " + floor + " or newer" + rest);
-  }
-
-  /** The Maven {@code <dependency>} a fix asks for, indented as in a pom. */
-  private static String dependency(
-      String groupId, String artifactId, String version, String... more) {
-    StringBuilder xml =
-        new StringBuilder("  <dependency>\n")
-            .append("    <groupId>" + groupId + "</groupId>\n")
-            .append("    <artifactId>" + artifactId + "</artifactId>\n")
-            .append("    <version>" + version + "</version>\n");
-    for (String element : more) {
-      xml.append("    ").append(element).append('\n');
-    }
-    return xml.append("  </dependency>").toString();
   }
 
   /** Whether {@code found} is below {@code floor}; an unreadable version is not. */

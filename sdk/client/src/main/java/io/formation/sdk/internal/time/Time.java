@@ -49,11 +49,6 @@ public record Time(Clock clock, Ticker ticker, Sleeper sleeper, DoubleSupplier r
     return random.getAsDouble();
   }
 
-  /** The same time with another sleeper. */
-  public Time withSleeper(Sleeper other) {
-    return new Time(clock, ticker, other, random);
-  }
-
   /** The JVM's random, per thread. */
   public static final DoubleSupplier THREAD_RANDOM = new ThreadRandom();
 

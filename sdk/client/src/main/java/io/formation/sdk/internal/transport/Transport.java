@@ -127,10 +127,7 @@ public final class Transport {
       if (heldByPause(outcome)) {
         continue;
       }
-      throttle.observe(request, outcome, started);
-      Duration delay = closed ? null : retryPolicy.delayAfter(request, attempt, outcome);
-      port.attemptFinished(
-          request, attempt, retryPolicy.maxAttempts(request), outcome, time.now() - started, delay);
+      Duration delay = finished(request, attempt, outcome, started);
       if (delay == null) {
         return responses.finish(request, attempt, outcome, reader, closed);
       }
@@ -301,16 +298,22 @@ public final class Transport {
       AsyncOperation<T> operation,
       Outcome outcome,
       long started) {
-    throttle.observe(request, outcome, started);
-    long nanos = time.now() - started;
-    Duration delay = closed ? null : retryPolicy.delayAfter(request, attempt, outcome);
-    port.attemptFinished(request, attempt, retryPolicy.maxAttempts(request), outcome, nanos, delay);
+    Duration delay = finished(request, attempt, outcome, started);
     if (delay == null) {
       operation.complete(responses.finish(request, attempt, outcome, reader, closed));
       return;
     }
     operation.after(
         time.sleeper(), delay, () -> attemptAsync(request, reader, attempt + 1, false, operation));
+  }
+
+  /** Tells how the attempt went; {@return the wait before the next attempt, or null if none} */
+  private Duration finished(ApiRequest request, int attempt, Outcome outcome, long started) {
+    throttle.observe(request, outcome, started);
+    Duration delay = closed ? null : retryPolicy.delayAfter(request, attempt, outcome);
+    port.attemptFinished(
+        request, attempt, retryPolicy.maxAttempts(request), outcome, time.now() - started, delay);
+    return delay;
   }
 
   /** Ends an attempt started but unanswered, so every start is finished once. */
