@@ -8,6 +8,7 @@ import io.formation.sandbox.FormationSandbox;
 import io.formation.sandbox.SandboxOptions;
 import io.formation.sandbox.SandboxTemplates;
 import io.formation.sdk.FormationClient;
+import io.formation.sdk.PollOptions;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -36,10 +37,10 @@ import org.junit.jupiter.api.Timeout;
  * no Docker), one sandbox in this JVM, and tracker instances in JVMs of their own (ProcessBuilder,
  * this test's class path), each a partner's backend in miniature ({@link TrackerInstance}).
  *
- * <p>First one instance alone tracks {@value #SETS} sets to completion: the baseline of polls per
- * set. Then three instances share {@value #SETS} new sets; one is killed with SIGKILL and another
- * is stopped and started again, as a deploy does, a third of the way through. The test then reads
- * the sandbox's recorded requests and the instances' record files.
+ * <p>First one instance alone tracks {@value #SETS} sets to completion: polls per set, held with
+ * the three's to the poll schedule. Then three instances share {@value #SETS} new sets; one is
+ * killed with SIGKILL and another is stopped and started again, as a deploy does, a third of the
+ * way through. The test then reads the sandbox's recorded requests and the instances' record files.
  */
 class MultiInstancePostgresTest {
   private static final int SETS = 1000;
@@ -128,7 +129,13 @@ class MultiInstancePostgresTest {
       }
       assertThat(completed).containsAll(sets);
       assertThat(records.overlaps()).as("sets polled by two instances at once").isEmpty();
-      assertThat(pollsPerSet).isLessThanOrEqualTo(1.1 * soloPolls);
+      // Polls fall behind their schedule on a busy machine, one instance's more than three's: each
+      // run is held to the schedule, the most polls a set gets when no poll is made twice.
+      double scheduled = scheduledPolls(sandbox.options(), TrackerInstance.pollOptions());
+      assertThat(soloPolls).as("one instance's polls per set").isLessThanOrEqualTo(1.1 * scheduled);
+      assertThat(pollsPerSet)
+          .as("three instances' polls per set")
+          .isLessThanOrEqualTo(1.1 * scheduled);
     }
   }
 
@@ -349,6 +356,15 @@ class MultiInstancePostgresTest {
   /** The machine's monotonic clock, shared by every JVM on it, as the instances record it. */
   private static long monotonicMicros() {
     return System.nanoTime() / 1_000;
+  }
+
+  /** The polls a set gets from its submission to complete, one per interval from the first. */
+  private static double scheduledPolls(SandboxOptions sandbox, PollOptions polls) {
+    Duration life =
+        sandbox
+            .processingLag()
+            .plus(sandbox.stepDelay().multipliedBy(sandbox.progression().size() - 1));
+    return Math.floor((double) life.toMillis() / polls.initialInterval().toMillis()) + 1;
   }
 
   /** The mean number of polls of these sets the sandbox answered for the tracker instances. */
