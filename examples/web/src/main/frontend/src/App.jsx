@@ -54,7 +54,10 @@ export function App() {
   const [retry, setRetry] = useState(null);
   const [reachable, setReachable] = useState(true);
   const [focus, setFocus] = useState(null);
-  const [lostId, setLostId] = useState(null);
+  // The set the page lost: its id, why ('session' or 'service'), and what was typed into its forms.
+  const [lost, setLost] = useState(null);
+  // What was typed into a lost set's forms, filled into the next set's forms once they come.
+  const carried = useRef(null);
   const formsRef = useRef(forms);
   formsRef.current = forms;
   // Each form's values as they stand after the last key, written synchronously by JSON Forms.
@@ -124,7 +127,11 @@ export function App() {
     setPhase('input');
     setRetry(null);
     try {
-      const fetched = (await listForms(chosen.id)).map((form) => received(form, wasAccepted(form)));
+      const fetched = (await listForms(chosen.id)).map((form) => {
+        const typed = carried.current?.get(form.id);
+        return typed ? { ...received(form, false), initial: typed } : received(form, wasAccepted(form));
+      });
+      carried.current = null;
       setProblem(null);
       setReachable(true);
       setForms(fetched);
@@ -132,7 +139,7 @@ export function App() {
       setFocus(first ? { formId: first.id, target: 'first' } : null);
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) {
-        lose(chosen.id);
+        lose(chosen.id, error.lost);
         return;
       }
       setReachable(!(error instanceof ApiError && error.unreachable));
@@ -145,6 +152,12 @@ export function App() {
     }
   }
 
+  // A new start from a lost set, what was typed into its forms filled in again.
+  function startAgain(keepTyped) {
+    carried.current = keepTyped ? lost.typed : null;
+    start();
+  }
+
   async function start() {
     // One deliberate start, one key: sent again as it is when the answer was not heard.
     const startKey = sessionStorage.getItem(PENDING_START) ?? crypto.randomUUID();
@@ -155,6 +168,13 @@ export function App() {
     try {
       created = await startFormation(startKey);
     } catch (error) {
+      if (carried.current) {
+        // Still lost, what was typed still kept: the lost card stays, with its ways on.
+        setProblem(`The formation could not be started: ${error.message}`);
+        setReachable(!(error instanceof ApiError && error.unreachable));
+        setPhase('lost');
+        return;
+      }
       setProblem(`The formation could not be started: ${error.message}`);
       setReachable(!(error instanceof ApiError && error.unreachable));
       setPhase('welcome');
@@ -197,7 +217,7 @@ export function App() {
         return;
       }
       if (error instanceof ApiError && error.status === 404) {
-        lose(formation.id);
+        lose(formation.id, error.lost);
         return;
       }
       const errors =
@@ -210,12 +230,18 @@ export function App() {
   }
 
   // The backend does not know this set for this person (the cookie that names them was cleared or
-  // expired, or the set was started in another browser): nothing more can be done with it here.
-  // The page says so and offers the ways on; it starts nothing by itself.
-  function lose(id) {
+  // expired, or the set was started in another browser), or the service no longer knows it: nothing
+  // more can be done with it here. The page says which, and offers the ways on, keeping what was
+  // typed for a new start; it starts nothing by itself.
+  function lose(id, reason) {
     // The backend answered (404): it is reachable, whatever a dropped stream said before.
     setReachable(true);
-    setLostId(id);
+    const typed = new Map();
+    for (const form of formsRef.current) {
+      const data = values.current.get(form.id) ?? form.initial;
+      if (data && Object.keys(data).length > 0) typed.set(form.id, data);
+    }
+    setLost({ id, reason: reason === 'service' ? 'service' : 'session', typed });
     setFormation(null);
     setMine([]);
     setForms([]);
@@ -271,11 +297,15 @@ export function App() {
       },
       onInputNeeded: (event) => askedForInput(event.returned),
       onFailed: (failure) => {
+        if (failure.lost) {
+          lose(formation.id, 'service');
+          return;
+        }
         setProblem(failure.message);
         setPhase('failed');
       },
       onConnection: setReachable,
-      onLost: () => lose(formation.id),
+      onLost: () => lose(formation.id, 'session'),
     });
     // Follows anew on each entry into the phase.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -425,22 +455,48 @@ export function App() {
         </section>
       )}
 
-      {phase === 'lost' && (
+      {phase === 'lost' && lost && (
         <section className="card lost" role="alert" aria-labelledby="lost-title">
           <h2 id="lost-title" tabIndex={-1}>
-            This formation cannot be reached from this browser
+            {lost.reason === 'service'
+              ? 'The Formation service no longer knows this formation'
+              : 'This browser no longer holds this formation'}
           </h2>
+          {lost.reason === 'service' ? (
+            <p>
+              The Formation service no longer has document set <code>{lost.id}</code>: it may have expired or been
+              withdrawn. Nothing more can be sent to it.
+            </p>
+          ) : (
+            <p>
+              This browser no longer holds document set <code>{lost.id}</code>: its cookie was cleared or has expired,
+              or the formation was started in another browser. The formation itself may go on at the service, but it
+              cannot be changed from here.
+            </p>
+          )}
           <p>
-            This browser no longer holds the link to document set <code>{lostId}</code>: it was cleared or has expired,
-            or the formation was started in another browser. What was not accepted before was not sent, and nothing new
-            was started.
+            {lost.typed.size > 0
+              ? 'You can start a new formation with what you typed here filled in, check it, and submit each form again.'
+              : 'You can start a new formation.'}{' '}
+            Nothing is started until you choose to.
           </p>
           <div className="ways-on">
-            <button type="button" className="primary" onClick={showMine}>
+            {lost.typed.size > 0 ? (
+              <>
+                <button type="button" className="primary" onClick={() => startAgain(true)}>
+                  Start again with what you typed
+                </button>
+                <button type="button" className="secondary" onClick={() => startAgain(false)}>
+                  Start again with empty forms
+                </button>
+              </>
+            ) : (
+              <button type="button" className="primary" onClick={() => startAgain(false)}>
+                Start a new formation
+              </button>
+            )}
+            <button type="button" className="secondary" onClick={showMine}>
               Show your formations
-            </button>
-            <button type="button" className="secondary" onClick={() => setPhase('welcome')}>
-              Start a new formation
             </button>
           </div>
         </section>

@@ -229,6 +229,29 @@ final class Browser implements AutoCloseable, AfterEachCallback {
     return (List<String>) found;
   }
 
+  /**
+   * From now on, records the text of every message the page shows a person (problems, error
+   * summaries, notices, the lost card) as it appears, however briefly.
+   */
+  void recordMessages() {
+    script(
+        "window.messagesShown = [];"
+            + "const kinds = '.problem, .error-summary, .notice, .form-notice, .lost, .offline';"
+            + "const note = n => { if (n.nodeType !== 1) return;"
+            + "  [n, ...n.querySelectorAll(kinds)].filter(e => e.matches(kinds))"
+            + "    .forEach(e => window.messagesShown.push(e.textContent)); };"
+            + "new MutationObserver(rs => rs.forEach(r => r.type === 'characterData'"
+            + "    ? note(r.target.parentElement && r.target.parentElement.closest(kinds))"
+            + "    : r.addedNodes.forEach(note)))"
+            + ".observe(document.body, {subtree: true, childList: true, characterData: true});");
+  }
+
+  /** What {@link #recordMessages()} saw since. */
+  @SuppressWarnings("unchecked")
+  List<String> messagesShown() {
+    return (List<String>) script("return window.messagesShown.slice()");
+  }
+
   List<String> shownStates() {
     return driver.findElements(By.cssSelector(".progress li")).stream()
         .map(li -> li.getAttribute("data-state"))
