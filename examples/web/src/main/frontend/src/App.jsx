@@ -41,6 +41,14 @@ const wasAccepted = (form) => Object.keys(form.data ?? {}).length > 0 && satisfi
 
 const needsInput = (state) => state === 'input_needed';
 
+/** Scrolls the element to the top of the window, at once for people who asked for less motion. */
+function bringIntoView(element) {
+  const reduced = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+  element.scrollIntoView({ behavior: reduced ? 'auto' : 'smooth', block: 'start' });
+}
+
+const typingInAField = () => document.activeElement?.matches('input, textarea, select') ?? false;
+
 export function App() {
   // loading → welcome | input ⇄ following → complete, with input again if the service asks; lost
   // when the backend no longer knows the set for this person.
@@ -197,8 +205,11 @@ export function App() {
       const kept = saved?.data ?? data;
       update(formId, () => ({ status: 'done', accepted: true, initial: kept, errors: [], askedAgain: false }));
       values.current.set(formId, kept);
-      const next = formsRef.current.find((candidate) => candidate.id !== formId && candidate.status === 'open');
-      setFocus(next ? { formId: next.id, target: 'first' } : { target: 'progress' });
+      // The next open form below this one; focus never jumps back up to one above.
+      const list = formsRef.current;
+      const next = list.slice(list.findIndex((candidate) => candidate.id === formId) + 1).find((candidate) => candidate.status === 'open');
+      const anyOpen = list.some((candidate) => candidate.id !== formId && candidate.status === 'open');
+      setFocus(next ? { formId: next.id, target: 'first' } : anyOpen ? null : { target: 'progress' });
     } catch (error) {
       if (error instanceof ApiError && error.status === 409) {
         // The set takes no values for this form now. A form never accepted here was taken from a
@@ -269,6 +280,8 @@ export function App() {
     if (phase === 'input' && forms.length > 0 && forms.every((form) => form.accepted)) {
       setNotice(null);
       setPhase('following');
+      // The end in sight: the progress, as the last form is in.
+      setFocus((current) => current ?? { target: 'progress' });
     }
   }, [phase, forms]);
 
@@ -294,6 +307,7 @@ export function App() {
         setFormation((current) => ({ ...current, ...done }));
         setMine((list) => list.map((entry) => (entry.id === done.id || entry.id === formation.id ? { ...entry, ...done, id: entry.id } : entry)));
         setPhase('complete');
+        setFocus({ target: 'complete' });
       },
       onInputNeeded: (event) => askedForInput(event.returned),
       onFailed: (failure) => {
@@ -373,8 +387,17 @@ export function App() {
     if (!focus) return;
     const section = focus.formId && document.querySelector(`section[data-form="${focus.formId}"]`);
     let target = null;
-    if (focus.target === 'progress') {
-      target = document.querySelector('.progress h2');
+    if (focus.target === 'progress' || focus.target === 'complete') {
+      // Once the page follows: the notices above the progress are gone by then, so it stays put.
+      if (focus.target === 'progress' && phase !== 'following' && phase !== 'waiting') return;
+      // Brought into view; focus moves to its heading only if the person is not typing in a field.
+      const card = document.querySelector(focus.target === 'progress' ? '.progress' : '.complete');
+      if (card) {
+        bringIntoView(card);
+        if (!typingInAField()) card.querySelector('h2')?.focus({ preventScroll: true });
+        setFocus(null);
+      }
+      return;
     } else if (focus.target === 'lost') {
       target = document.querySelector('.lost h2');
     } else if (section && focus.target === 'invalid') {
@@ -384,7 +407,10 @@ export function App() {
         (first && document.getElementById(fieldId(focus.formId, pathOf(first.pointer)))) ??
         section.querySelector('.error-summary');
     } else if (section) {
-      target = section.querySelector('input:not([disabled]), select:not([disabled]), textarea:not([disabled])');
+      // Its first field, or, in a form of lists with no entry yet, its first button (Add).
+      target =
+        section.querySelector('input:not([disabled]), select:not([disabled]), textarea:not([disabled])') ??
+        section.querySelector('form button:not([disabled])');
     }
     if (target) {
       target.focus();
@@ -504,7 +530,9 @@ export function App() {
 
       {phase === 'complete' && (
         <section className="card complete" role="status" aria-labelledby="complete-title">
-          <h2 id="complete-title">Complete</h2>
+          <h2 id="complete-title" tabIndex={-1}>
+            Complete
+          </h2>
           <p>The company is formed.</p>
           {formation.appLink && (
             <p>
