@@ -20,6 +20,28 @@ const PENDING_START = 'formation.pendingStart';
 
 let versions = 0;
 
+// What was typed into a form and not yet accepted, kept in this tab until it is (sessionStorage: it
+// survives a reload, and leaves with the tab, so a shared computer keeps nobody's details).
+const draftKey = (setId, formId) => `formation.draft.${setId}.${formId}`;
+
+function readDraft(setId, formId) {
+  try {
+    return JSON.parse(sessionStorage.getItem(draftKey(setId, formId)) ?? 'null');
+  } catch {
+    return null;
+  }
+}
+
+function keepDraft(setId, formId, data) {
+  try {
+    sessionStorage.setItem(draftKey(setId, formId), JSON.stringify(data ?? {}));
+  } catch {
+    // Storage full or refused: the draft is only lost on a reload.
+  }
+}
+
+const dropDraft = (setId, formId) => sessionStorage.removeItem(draftKey(setId, formId));
+
 /** A form as the service sent it, as the page holds it. */
 function received(form, accepted) {
   return {
@@ -139,8 +161,10 @@ export function App() {
     setRetry(null);
     try {
       const fetched = (await listForms(chosen.id)).map((form) => {
-        const typed = carried.current?.get(form.id);
-        return typed ? { ...received(form, false), initial: typed } : received(form, wasAccepted(form));
+        const accepted = wasAccepted(form);
+        if (accepted) dropDraft(chosen.id, form.id);
+        const typed = carried.current?.get(form.id) ?? (accepted ? null : readDraft(chosen.id, form.id));
+        return typed ? { ...received(form, false), initial: typed } : received(form, accepted);
       });
       carried.current = null;
       setProblem(null);
@@ -208,6 +232,7 @@ export function App() {
       const kept = saved?.data ?? data;
       update(formId, () => ({ status: 'done', accepted: true, initial: kept, errors: [], askedAgain: false }));
       values.current.set(formId, kept);
+      dropDraft(formation.id, formId);
       // The next open form below this one; focus never jumps back up to one above.
       const list = formsRef.current;
       const next = list.slice(list.findIndex((candidate) => candidate.id === formId) + 1).find((candidate) => candidate.status === 'open');
@@ -588,7 +613,10 @@ export function App() {
             key={form.id}
             form={form}
             editable={editable && (phase === 'input' || form.accepted) && (!following || needsInput(states.at(-1)?.state))}
-            onChange={(formId, data) => values.current.set(formId, data)}
+            onChange={(formId, data) => {
+              values.current.set(formId, data);
+              if (form.status !== 'done') keepDraft(formation.id, formId, data);
+            }}
             onLeave={recheck}
             onSubmit={submit}
             onEdit={(formId) =>
