@@ -67,6 +67,15 @@ function Field({ props, children, inputId }) {
   );
 }
 
+// Leaving a field checks it again (App's recheck), unless the person is pressing a button: a message
+// going would move that button away between pressing and releasing it, and the click would be lost.
+// A Submit checks everything anyway.
+function leave(config, path, event) {
+  if (!event.relatedTarget?.matches('button')) {
+    config.onLeave?.(path);
+  }
+}
+
 function describedBy(inputId, description, invalid) {
   return [description && `${inputId}-hint`, invalid && `${inputId}-error`].filter(Boolean).join(' ') || undefined;
 }
@@ -97,7 +106,7 @@ function InputControl(props) {
           name: path,
           value: text,
           onChange: change,
-          onBlur: () => config.onLeave?.(path),
+          onBlur: (event) => leave(config, path, event),
           disabled: !enabled,
           'aria-invalid': invalid,
           'aria-required': required,
@@ -125,7 +134,7 @@ function SelectControl(props) {
           name={path}
           value={data ?? ''}
           onChange={(event) => handleChange(path, event.target.value === '' ? undefined : event.target.value)}
-          onBlur={() => config.onLeave?.(path)}
+          onBlur={(event) => leave(config, path, event)}
           disabled={!enabled}
           autoComplete={attributes.autoComplete}
           aria-invalid={invalid}
