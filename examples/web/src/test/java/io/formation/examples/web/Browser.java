@@ -274,6 +274,34 @@ final class Browser implements AutoCloseable, AfterEachCallback {
     Files.write(SCREENSHOTS.resolve(name + ".png"), png);
   }
 
+  /**
+   * Also a small JPEG of the window, {@code width} CSS pixels wide, into {@code
+   * target/screenshots/small/}: the copies the README shows are these, kept small.
+   */
+  void screenshot(String name, int width) throws IOException {
+    screenshot(name);
+    Number windowWidth = (Number) script("return window.innerWidth");
+    Number windowHeight = (Number) script("return window.innerHeight");
+    Number scrolledX = (Number) script("return window.scrollX");
+    Number scrolledY = (Number) script("return window.scrollY");
+    java.util.Map<String, Object> clip =
+        java.util.Map.of(
+            "x", scrolledX,
+            "y", scrolledY,
+            "width", windowWidth,
+            "height", windowHeight,
+            "scale", width / windowWidth.doubleValue());
+    java.util.Map<String, Object> shot =
+        driver.executeCdpCommand(
+            "Page.captureScreenshot",
+            java.util.Map.of("format", "jpeg", "quality", 70, "clip", clip));
+    Path small = SCREENSHOTS.resolve("small");
+    Files.createDirectories(small);
+    Files.write(
+        small.resolve(name + ".jpg"),
+        java.util.Base64.getDecoder().decode((String) shot.get("data")));
+  }
+
   @Override
   public void close() throws IOException {
     try {

@@ -38,11 +38,13 @@ class TheEndInSightTest {
   @ValueSource(strings = {"desktop", "phone"})
   void theProgressThenTheCompletionComeIntoViewAsTheyHappen(String size) throws IOException {
     Dimension window = size.equals("phone") ? Browser.PHONE : Browser.DESKTOP;
+    // How wide the README shows each screenshot, in pixels.
+    int readme = size.equals("phone") ? 240 : 480;
     try (Browser browser = new Browser(window, SandboxForTests.PATIENCE)) {
       page = browser;
       page.open("http://localhost:" + port + "/");
       page.waitFor(By.xpath("//button[text()='Start']"));
-      page.screenshot(size + "-start");
+      page.screenshot(size + "-start", readme);
       page.click(By.xpath("//button[text()='Start']"));
       page.waitUntil(b -> b.findElements(By.cssSelector("section[data-form]")).size() == 5);
 
@@ -51,7 +53,7 @@ class TheEndInSightTest {
       page.submit("company");
       page.waitFor(Browser.inForm("company", ".error-summary"));
       page.script("document.querySelector(\"section[data-form='company']\").scrollIntoView()");
-      page.screenshot(size + "-errors");
+      page.screenshot(size + "-errors", readme);
       page.replace("company", ".root_properties_website", "https://acme.example");
       page.submit("company");
       page.waitUntilDone("company");
@@ -65,7 +67,7 @@ class TheEndInSightTest {
 
       page.waitFor(By.cssSelector(".progress .badge.live"));
       page.waitUntil(b -> inView(".progress h2") && inView(".progress .badge.live"));
-      page.screenshot(size + "-progress");
+      page.screenshot(size + "-progress", readme);
 
       step("input_needed", "signature_requests_needed");
       step("signature_requests_needed", "awaiting_payment");
@@ -91,7 +93,7 @@ class TheEndInSightTest {
       page.waitFor(By.cssSelector(".complete a.app-link"));
       page.waitUntil(b -> inView(".complete h2") && inView(".complete a.app-link"));
       assertThat(page.focused()).isEqualTo("complete-title");
-      page.screenshot(size + "-complete");
+      page.screenshot(size + "-complete", readme);
     }
   }
 
