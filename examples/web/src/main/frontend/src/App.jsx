@@ -63,9 +63,6 @@ const wasAccepted = (form) => Object.keys(form.data ?? {}).length > 0 && satisfi
 
 const needsInput = (state) => state === 'input_needed';
 
-/** The value at a JSON Forms path ("directors.0.email") in a form's values. */
-const valueAt = (data, path) => path.split('.').reduce((value, key) => value?.[key], data);
-
 /** Scrolls the element to the top of the window, at once for people who asked for less motion. */
 function bringIntoView(element) {
   const reduced = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
@@ -263,7 +260,7 @@ export function App() {
         error instanceof ApiError && error.errors.length > 0
           ? explain(error.errors, form.schema, data)
           : [{ pointer: '', message: error.message }];
-      update(formId, () => ({ status: 'open', errors, sent: data }));
+      update(formId, () => ({ status: 'open', errors }));
       setFocus({ formId, target: 'invalid' });
     }
   }
@@ -291,24 +288,6 @@ export function App() {
     values.current = new Map();
     setPhase('lost');
     setFocus({ target: 'lost' });
-  }
-
-  // A field the person leaves is checked again against the form's schema: a message its correction
-  // answered goes, one that still holds is said as it stands now. A message the schema cannot
-  // explain (the service's own rule) goes only once the value was changed.
-  function recheck(formId, path) {
-    const form = formsRef.current.find((candidate) => candidate.id === formId);
-    if (!form || !form.errors.some((error) => error.pointer && pathOf(error.pointer) === path)) return;
-    const data = values.current.get(formId) ?? form.initial ?? {};
-    const here = (error) => error.pointer && pathOf(error.pointer) === path;
-    const now = check(form.schema, data).filter(here);
-    const changed = JSON.stringify(valueAt(data, path)) !== JSON.stringify(valueAt(form.sent ?? {}, path));
-    if (now.length === 0 && !changed) return;
-    update(formId, (current) => {
-      const at = current.errors.findIndex(here);
-      const others = current.errors.filter((error) => !here(error));
-      return { errors: [...others.slice(0, at), ...now, ...others.slice(at)] };
-    });
   }
 
   // The person's formations as the backend knows them now.
@@ -414,13 +393,7 @@ export function App() {
       setForms(
         fetched.map((form) =>
           reopened.has(form.id)
-            ? {
-                ...received(form, false),
-                initial: form.data,
-                askedAgain: true,
-                errors: check(form.schema, form.data),
-                sent: form.data,
-              }
+            ? { ...received(form, false), initial: form.data, askedAgain: true, errors: check(form.schema, form.data) }
             : { ...received(form, true), notice: null },
         ),
       );
@@ -617,7 +590,6 @@ export function App() {
               values.current.set(formId, data);
               if (form.status !== 'done') keepDraft(formation.id, formId, data);
             }}
-            onLeave={recheck}
             onSubmit={submit}
             onEdit={(formId) =>
               update(formId, (current) => ({ status: 'open', lastAccepted: current.initial, notice: null }))

@@ -1,4 +1,4 @@
-import { useMemo, useRef } from 'react';
+import { useMemo } from 'react';
 import { JsonForms } from '@jsonforms/react';
 import { vanillaCells, vanillaRenderers } from '@jsonforms/vanilla-renderers';
 import { ajv } from './ajv.js';
@@ -22,13 +22,9 @@ const i18n = {
  * the whole form included), each linking to its field, and each again at its field. They stay
  * until the next submit, so nothing a person aims at moves as they type.
  */
-export function FormCard({ form, editable, onChange, onSubmit, onEdit, onKeep, onLeave }) {
+export function FormCard({ form, editable, onChange, onSubmit, onEdit, onKeep }) {
   const additionalErrors = useMemo(() => toAdditionalErrors(form.errors), [form.errors]);
-  // The latest onLeave, behind a config that stays the same object, so JSON Forms does not render
-  // every control again for it.
-  const leave = useRef(onLeave);
-  leave.current = onLeave;
-  const config = useMemo(() => ({ formId: form.id, onLeave: (path) => leave.current?.(form.id, path) }), [form.id]);
+  const config = useMemo(() => ({ formId: form.id }), [form.id]);
   const open = form.status === 'open' || form.status === 'sending';
   const title = form.schema?.title ?? form.id;
   const summaryId = `errors-${form.id}`;

@@ -97,7 +97,6 @@ function InputControl(props) {
           name: path,
           value: text,
           onChange: change,
-          onBlur: () => config.onLeave?.(path),
           disabled: !enabled,
           'aria-invalid': invalid,
           'aria-required': required,
@@ -125,7 +124,6 @@ function SelectControl(props) {
           name={path}
           value={data ?? ''}
           onChange={(event) => handleChange(path, event.target.value === '' ? undefined : event.target.value)}
-          onBlur={() => config.onLeave?.(path)}
           disabled={!enabled}
           autoComplete={attributes.autoComplete}
           aria-invalid={invalid}
