@@ -113,10 +113,10 @@ final class FormationController {
     allowStart(person);
     // The product decides what is formed; the browser only asks to start.
     CreateDocumentSetParams params = CreateDocumentSetParams.of(DocumentSets.DELAWARE_CORPORATION);
-    // The same key in every round: a repeat the service already acted on returns its set.
+    // The same key in every round, as the SDK's own retries send it.
     CreateDocumentSetParams create =
         startKey == null ? params : params.withIdempotencyKey(idempotencyKey(person, startKey));
-    DocumentSet set = retry.call("A create", () -> client.documentSets().create(create));
+    DocumentSet set = retry.create(() -> client.documentSets().create(create));
     formations.remember(
         person,
         new PersonFormations.Started(
@@ -172,7 +172,7 @@ final class FormationController {
       @RequestBody JsonNode values,
       HttpServletRequest request) {
     require(request, id);
-    FormView saved = retry.call("A submission", () -> send(id, formId, values));
+    FormView saved = retry.submission(() -> send(id, formId, values));
     told(id);
     return saved;
   }

@@ -5,18 +5,19 @@ import io.formation.sdk.NetworkException;
 import io.formation.sdk.RateLimitException;
 import java.time.Duration;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 /**
- * A create or a submission the service refused for a moment (429, 5xx, an answer lost on the way)
- * is tried again by the backend, not by the person. The SDK retries within one call, but not a
- * create met by a 503 or a lost answer, which it cannot know the service did not act on; the create
- * carries the same {@code Idempotency-Key} each time, so the service answers a repeat with the set
- * the first one made. A submission is sent to the form's own action, which the service takes as the
- * same values again.
+ * A create or a submission the service refused for a moment is tried again by the backend, not by
+ * the person. A submission goes to the form's own action, which takes the same values again, so
+ * every transient failure is retried (429, 5xx, an answer lost on the way). A create is retried
+ * only when the service cannot have acted on it (429, 503, a request never sent), with the same
+ * {@code Idempotency-Key}: like the SDK, the backend never re-sends a create that may have reached
+ * the service, since the interface does not promise that the key is honoured.
  */
 @Component
 final class ServiceRetry {
@@ -56,12 +57,22 @@ final class ServiceRetry {
     return total;
   }
 
-  <T> T call(String what, Supplier<T> call) {
+  /** Runs a create, again after a refusal the service cannot have acted on. */
+  <T> T create(Supplier<T> call) {
+    return call("A create", call, ServiceRetry::notActedOn);
+  }
+
+  /** Runs a submission, again after any transient failure. */
+  <T> T submission(Supplier<T> call) {
+    return call("A submission", call, ServiceRetry::isTransient);
+  }
+
+  private <T> T call(String what, Supplier<T> call, Predicate<RuntimeException> again) {
     for (int round = 1; ; round++) {
       try {
         return call.get();
       } catch (RuntimeException e) {
-        if (round >= ROUNDS || !isTransient(e)) {
+        if (round >= ROUNDS || !again.test(e)) {
           throw e;
         }
         log.info("{} met a transient failure, round {} of {}: {}", what, round, ROUNDS, kind(e));
@@ -73,6 +84,11 @@ final class ServiceRetry {
         }
       }
     }
+  }
+
+  static boolean notActedOn(Throwable e) {
+    return (e instanceof NetworkException network && !network.requestSent())
+        || (e instanceof ApiException api && (api.statusCode() == 429 || api.statusCode() == 503));
   }
 
   static boolean isTransient(Throwable e) {

@@ -27,9 +27,10 @@ import org.springframework.context.annotation.Import;
 
 /**
  * The service refusing for a moment is the backend's to ride out, not the person's: a create and a
- * submission met by more {@code 503}s than the SDK retries, and a create whose answer is lost, are
- * tried again by the backend, and the person sees no problem. A set the service no longer knows is
- * said in plain words, with the ways on. No message the page shows carries a status code.
+ * submission met by more {@code 503}s than the SDK retries are tried again by the backend, and the
+ * person sees no problem. A create whose answer is lost may have made a set, so it is not sent
+ * again behind the person's back. A set the service no longer knows is said in plain words, with
+ * the ways on. No message the page shows carries a status code.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 @Import({SandboxForTests.class, ServiceTroubleTest.Trouble.class})
@@ -47,6 +48,7 @@ class ServiceTroubleTest {
 
   @AfterEach
   void calmTheService() {
+    trouble.creates.set(0);
     trouble.refuseCreates.set(0);
     trouble.loseCreateAnswers.set(0);
     trouble.refuseSubmissions.set(0);
@@ -57,7 +59,6 @@ class ServiceTroubleTest {
   void refusalsOfACreateAndASubmissionAreTriedAgainByTheBackendNotByThePerson() {
     int setsBefore = sandbox.documentSets().size();
     trouble.refuseCreates.set(3);
-    trouble.loseCreateAnswers.set(1);
     trouble.refuseSubmissions.set(4);
     page.open("http://localhost:" + port + "/");
     page.waitFor(By.xpath("//button[text()='Start']"));
@@ -70,10 +71,25 @@ class ServiceTroubleTest {
     page.waitUntilDone("company");
 
     assertThat(trouble.refuseCreates).as("every refusal of the create was met").hasValue(0);
-    assertThat(trouble.loseCreateAnswers).hasValue(0);
     assertThat(trouble.refuseSubmissions).hasValue(0);
     assertThat(sandbox.documentSets()).hasSize(setsBefore + 1);
     assertThat(page.messagesShown()).isEmpty();
+  }
+
+  @Test
+  void aCreateWhoseAnswerIsLostIsNotSentAgainBehindThePersonsBack() {
+    int setsBefore = sandbox.documentSets().size();
+    trouble.loseCreateAnswers.set(1);
+    page.open("http://localhost:" + port + "/");
+    page.waitFor(By.xpath("//button[text()='Start']"));
+    page.recordMessages();
+
+    page.click(By.xpath("//button[text()='Start']"));
+    page.waitFor(By.cssSelector(".problem"));
+
+    assertThat(trouble.creates).as("creates sent").hasValue(1);
+    assertThat(sandbox.documentSets()).hasSize(setsBefore + 1);
+    assertThat(page.messagesShown()).isNotEmpty().noneMatch(m -> m.matches(STATUS_CODE));
   }
 
   @Test
@@ -100,6 +116,7 @@ class ServiceTroubleTest {
   /** Answers the service's requests in its place, as a test sets it to. */
   @TestConfiguration(proxyBeanMethods = false)
   static class Trouble implements Interceptor {
+    final AtomicInteger creates = new AtomicInteger();
     final AtomicInteger refuseCreates = new AtomicInteger();
     final AtomicInteger loseCreateAnswers = new AtomicInteger();
     final AtomicInteger refuseSubmissions = new AtomicInteger();
@@ -116,11 +133,15 @@ class ServiceTroubleTest {
       String method = chain.request().method();
       boolean create = method.equals("POST") && path.equals("/v1/document_sets");
       boolean submission = path.startsWith("/v1/form_actions/") && !method.equals("GET");
+      if (create) {
+        creates.incrementAndGet();
+      }
       if (create && refuseCreates.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
         return answer(chain, 503);
       }
       if (create && loseCreateAnswers.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-        // Lost before it reached the service: the backend cannot tell, and sends it again.
+        // The service made the set, and its answer was lost on the way.
+        chain.proceed(chain.request()).close();
         throw new IOException("the connection was reset");
       }
       if (submission && refuseSubmissions.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
