@@ -20,6 +20,28 @@ const PENDING_START = 'formation.pendingStart';
 
 let versions = 0;
 
+// What was typed into a form and not yet accepted, kept in this tab until it is (sessionStorage: it
+// survives a reload, and leaves with the tab, so a shared computer keeps nobody's details).
+const draftKey = (setId, formId) => `formation.draft.${setId}.${formId}`;
+
+function readDraft(setId, formId) {
+  try {
+    return JSON.parse(sessionStorage.getItem(draftKey(setId, formId)) ?? 'null');
+  } catch {
+    return null;
+  }
+}
+
+function keepDraft(setId, formId, data) {
+  try {
+    sessionStorage.setItem(draftKey(setId, formId), JSON.stringify(data ?? {}));
+  } catch {
+    // Storage full or refused: the draft is only lost on a reload.
+  }
+}
+
+const dropDraft = (setId, formId) => sessionStorage.removeItem(draftKey(setId, formId));
+
 /** A form as the service sent it, as the page holds it. */
 function received(form, accepted) {
   return {
@@ -41,6 +63,14 @@ const wasAccepted = (form) => Object.keys(form.data ?? {}).length > 0 && satisfi
 
 const needsInput = (state) => state === 'input_needed';
 
+/** Scrolls the element to the top of the window, at once for people who asked for less motion. */
+function bringIntoView(element) {
+  const reduced = window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+  element.scrollIntoView({ behavior: reduced ? 'auto' : 'smooth', block: 'start' });
+}
+
+const typingInAField = () => document.activeElement?.matches('input, textarea, select') ?? false;
+
 export function App() {
   // loading → welcome | input ⇄ following → complete, with input again if the service asks; lost
   // when the backend no longer knows the set for this person.
@@ -54,7 +84,10 @@ export function App() {
   const [retry, setRetry] = useState(null);
   const [reachable, setReachable] = useState(true);
   const [focus, setFocus] = useState(null);
-  const [lostId, setLostId] = useState(null);
+  // The set the page lost: its id, why ('session' or 'service'), and what was typed into its forms.
+  const [lost, setLost] = useState(null);
+  // What was typed into a lost set's forms, filled into the next set's forms once they come.
+  const carried = useRef(null);
   const formsRef = useRef(forms);
   formsRef.current = forms;
   // Each form's values as they stand after the last key, written synchronously by JSON Forms.
@@ -124,7 +157,13 @@ export function App() {
     setPhase('input');
     setRetry(null);
     try {
-      const fetched = (await listForms(chosen.id)).map((form) => received(form, wasAccepted(form)));
+      const fetched = (await listForms(chosen.id)).map((form) => {
+        const accepted = wasAccepted(form);
+        if (accepted) dropDraft(chosen.id, form.id);
+        const typed = carried.current?.get(form.id) ?? (accepted ? null : readDraft(chosen.id, form.id));
+        return typed ? { ...received(form, false), initial: typed } : received(form, accepted);
+      });
+      carried.current = null;
       setProblem(null);
       setReachable(true);
       setForms(fetched);
@@ -132,7 +171,7 @@ export function App() {
       setFocus(first ? { formId: first.id, target: 'first' } : null);
     } catch (error) {
       if (error instanceof ApiError && error.status === 404) {
-        lose(chosen.id);
+        lose(chosen.id, error.lost);
         return;
       }
       setReachable(!(error instanceof ApiError && error.unreachable));
@@ -145,6 +184,12 @@ export function App() {
     }
   }
 
+  // A new start from a lost set, what was typed into its forms filled in again.
+  function startAgain(keepTyped) {
+    carried.current = keepTyped ? lost.typed : null;
+    start();
+  }
+
   async function start() {
     // One deliberate start, one key: sent again as it is when the answer was not heard.
     const startKey = sessionStorage.getItem(PENDING_START) ?? crypto.randomUUID();
@@ -155,6 +200,13 @@ export function App() {
     try {
       created = await startFormation(startKey);
     } catch (error) {
+      if (carried.current) {
+        // Still lost, what was typed still kept: the lost card stays, with its ways on.
+        setProblem(`The formation could not be started: ${error.message}`);
+        setReachable(!(error instanceof ApiError && error.unreachable));
+        setPhase('lost');
+        return;
+      }
       setProblem(`The formation could not be started: ${error.message}`);
       setReachable(!(error instanceof ApiError && error.unreachable));
       setPhase('welcome');
@@ -177,8 +229,12 @@ export function App() {
       const kept = saved?.data ?? data;
       update(formId, () => ({ status: 'done', accepted: true, initial: kept, errors: [], askedAgain: false }));
       values.current.set(formId, kept);
-      const next = formsRef.current.find((candidate) => candidate.id !== formId && candidate.status === 'open');
-      setFocus(next ? { formId: next.id, target: 'first' } : { target: 'progress' });
+      dropDraft(formation.id, formId);
+      // The next open form below this one; focus never jumps back up to one above.
+      const list = formsRef.current;
+      const next = list.slice(list.findIndex((candidate) => candidate.id === formId) + 1).find((candidate) => candidate.status === 'open');
+      const anyOpen = list.some((candidate) => candidate.id !== formId && candidate.status === 'open');
+      setFocus(next ? { formId: next.id, target: 'first' } : anyOpen ? null : { target: 'progress' });
     } catch (error) {
       if (error instanceof ApiError && error.status === 409) {
         // The set takes no values for this form now. A form never accepted here was taken from a
@@ -197,7 +253,7 @@ export function App() {
         return;
       }
       if (error instanceof ApiError && error.status === 404) {
-        lose(formation.id);
+        lose(formation.id, error.lost);
         return;
       }
       const errors =
@@ -210,12 +266,18 @@ export function App() {
   }
 
   // The backend does not know this set for this person (the cookie that names them was cleared or
-  // expired, or the set was started in another browser): nothing more can be done with it here.
-  // The page says so and offers the ways on; it starts nothing by itself.
-  function lose(id) {
+  // expired, or the set was started in another browser), or the service no longer knows it: nothing
+  // more can be done with it here. The page says which, and offers the ways on, keeping what was
+  // typed for a new start; it starts nothing by itself.
+  function lose(id, reason) {
     // The backend answered (404): it is reachable, whatever a dropped stream said before.
     setReachable(true);
-    setLostId(id);
+    const typed = new Map();
+    for (const form of formsRef.current) {
+      const data = values.current.get(form.id) ?? form.initial;
+      if (data && Object.keys(data).length > 0) typed.set(form.id, data);
+    }
+    setLost({ id, reason: reason === 'service' ? 'service' : 'session', typed });
     setFormation(null);
     setMine([]);
     setForms([]);
@@ -243,6 +305,8 @@ export function App() {
     if (phase === 'input' && forms.length > 0 && forms.every((form) => form.accepted)) {
       setNotice(null);
       setPhase('following');
+      // The end in sight: the progress, as the last form is in.
+      setFocus((current) => current ?? { target: 'progress' });
     }
   }, [phase, forms]);
 
@@ -268,14 +332,19 @@ export function App() {
         setFormation((current) => ({ ...current, ...done }));
         setMine((list) => list.map((entry) => (entry.id === done.id || entry.id === formation.id ? { ...entry, ...done, id: entry.id } : entry)));
         setPhase('complete');
+        setFocus({ target: 'complete' });
       },
       onInputNeeded: (event) => askedForInput(event.returned),
       onFailed: (failure) => {
+        if (failure.lost) {
+          lose(formation.id, 'service');
+          return;
+        }
         setProblem(failure.message);
         setPhase('failed');
       },
       onConnection: setReachable,
-      onLost: () => lose(formation.id),
+      onLost: () => lose(formation.id, 'session'),
     });
     // Follows anew on each entry into the phase.
     // eslint-disable-next-line react-hooks/exhaustive-deps
@@ -343,8 +412,17 @@ export function App() {
     if (!focus) return;
     const section = focus.formId && document.querySelector(`section[data-form="${focus.formId}"]`);
     let target = null;
-    if (focus.target === 'progress') {
-      target = document.querySelector('.progress h2');
+    if (focus.target === 'progress' || focus.target === 'complete') {
+      // Once the page follows: the notices above the progress are gone by then, so it stays put.
+      if (focus.target === 'progress' && phase !== 'following' && phase !== 'waiting') return;
+      // Brought into view; focus moves to its heading only if the person is not typing in a field.
+      const card = document.querySelector(focus.target === 'progress' ? '.progress' : '.complete');
+      if (card) {
+        bringIntoView(card);
+        if (!typingInAField()) card.querySelector('h2')?.focus({ preventScroll: true });
+        setFocus(null);
+      }
+      return;
     } else if (focus.target === 'lost') {
       target = document.querySelector('.lost h2');
     } else if (section && focus.target === 'invalid') {
@@ -354,7 +432,10 @@ export function App() {
         (first && document.getElementById(fieldId(focus.formId, pathOf(first.pointer)))) ??
         section.querySelector('.error-summary');
     } else if (section) {
-      target = section.querySelector('input:not([disabled]), select:not([disabled]), textarea:not([disabled])');
+      // Its first field, or, in a form of lists with no entry yet, its first button (Add).
+      target =
+        section.querySelector('input:not([disabled]), select:not([disabled]), textarea:not([disabled])') ??
+        section.querySelector('form button:not([disabled])');
     }
     if (target) {
       target.focus();
@@ -425,22 +506,48 @@ export function App() {
         </section>
       )}
 
-      {phase === 'lost' && (
+      {phase === 'lost' && lost && (
         <section className="card lost" role="alert" aria-labelledby="lost-title">
           <h2 id="lost-title" tabIndex={-1}>
-            This formation cannot be reached from this browser
+            {lost.reason === 'service'
+              ? 'The Formation service no longer knows this formation'
+              : 'This browser no longer holds this formation'}
           </h2>
+          {lost.reason === 'service' ? (
+            <p>
+              The Formation service no longer has document set <code>{lost.id}</code>: it may have expired or been
+              withdrawn. Nothing more can be sent to it.
+            </p>
+          ) : (
+            <p>
+              This browser no longer holds document set <code>{lost.id}</code>: its cookie was cleared or has expired,
+              or the formation was started in another browser. The formation itself may go on at the service, but it
+              cannot be changed from here.
+            </p>
+          )}
           <p>
-            This browser no longer holds the link to document set <code>{lostId}</code>: it was cleared or has expired,
-            or the formation was started in another browser. What was not accepted before was not sent, and nothing new
-            was started.
+            {lost.typed.size > 0
+              ? 'You can start a new formation with what you typed here filled in, check it, and submit each form again.'
+              : 'You can start a new formation.'}{' '}
+            Nothing is started until you choose to.
           </p>
           <div className="ways-on">
-            <button type="button" className="primary" onClick={showMine}>
+            {lost.typed.size > 0 ? (
+              <>
+                <button type="button" className="primary" onClick={() => startAgain(true)}>
+                  Start again with what you typed
+                </button>
+                <button type="button" className="secondary" onClick={() => startAgain(false)}>
+                  Start again with empty forms
+                </button>
+              </>
+            ) : (
+              <button type="button" className="primary" onClick={() => startAgain(false)}>
+                Start a new formation
+              </button>
+            )}
+            <button type="button" className="secondary" onClick={showMine}>
               Show your formations
-            </button>
-            <button type="button" className="secondary" onClick={() => setPhase('welcome')}>
-              Start a new formation
             </button>
           </div>
         </section>
@@ -448,7 +555,9 @@ export function App() {
 
       {phase === 'complete' && (
         <section className="card complete" role="status" aria-labelledby="complete-title">
-          <h2 id="complete-title">Complete</h2>
+          <h2 id="complete-title" tabIndex={-1}>
+            Complete
+          </h2>
           <p>The company is formed.</p>
           {formation.appLink && (
             <p>
@@ -477,7 +586,10 @@ export function App() {
             key={form.id}
             form={form}
             editable={editable && (phase === 'input' || form.accepted) && (!following || needsInput(states.at(-1)?.state))}
-            onChange={(formId, data) => values.current.set(formId, data)}
+            onChange={(formId, data) => {
+              values.current.set(formId, data);
+              if (form.status !== 'done') keepDraft(formation.id, formId, data);
+            }}
             onSubmit={submit}
             onEdit={(formId) =>
               update(formId, (current) => ({ status: 'open', lastAccepted: current.initial, notice: null }))

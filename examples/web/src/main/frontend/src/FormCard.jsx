@@ -7,7 +7,13 @@ import { pathOf, toAdditionalErrors } from './pointers.js';
 
 const renderers = [...controls, ...vanillaRenderers];
 // Messages reach the inputs already in plain words (messages.js); JSON Forms shows them as they are.
-const i18n = { translateError: (error) => error.message };
+// The lists' words, after GOV.UK's "add another" pattern: "Remove" read once (its label was
+// "Delete button", heard as "Delete button, button"), and an empty list that says so.
+const LIST_WORDS = { noDataMessage: 'None added yet.', removeAriaLabel: 'Remove', removeTooltip: 'Remove' };
+const i18n = {
+  translateError: (error) => error.message,
+  translate: (key, fallback) => LIST_WORDS[key.split('.').at(-1)] ?? fallback,
+};
 
 /**
  * One form of the document set, rendered by JSON Forms from the service's JSON Schema and UI
@@ -60,7 +66,12 @@ export function FormCard({ form, editable, onChange, onSubmit, onEdit, onKeep })
           </ul>
         </div>
       )}
-      <form noValidate onSubmit={submit} aria-labelledby={`title-${form.id}`}>
+      <form
+        noValidate
+        onSubmit={submit}
+        aria-labelledby={`title-${form.id}`}
+        className={!open || !editable ? 'finished' : undefined}
+      >
         <JsonForms
           key={form.version}
           schema={form.schema}

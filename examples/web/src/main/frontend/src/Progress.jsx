@@ -3,7 +3,7 @@ export function Progress({ states, following, summary }) {
   return (
     <section className="card progress" aria-label="Progress">
       <header>
-        <h2>Progress</h2>
+        <h2 tabIndex={-1}>Progress</h2>
         {following && <span className="badge live">Following</span>}
       </header>
       {summary && <p className="hint">{summary}</p>}

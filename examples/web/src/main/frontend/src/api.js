@@ -2,9 +2,12 @@
 
 export class ApiError extends Error {
   constructor(status, problem, message) {
-    super(message ?? problem?.detail ?? `The request failed (${status}).`);
+    super(message ?? problem?.detail ?? SOMETHING_WENT_WRONG);
     this.status = status;
     this.errors = problem?.errors ?? [];
+    // Why the backend no longer has the set: 'session' (this browser's person does not hold it) or
+    // 'service' (the service no longer knows it).
+    this.lost = problem?.lost ?? null;
   }
 
   /** Whether the backend could not be reached at all: nothing was answered. */
@@ -13,6 +16,8 @@ export class ApiError extends Error {
   }
 }
 
+// A failure the backend did not describe (a proxy's error page, say): what to do, not its status.
+const SOMETHING_WENT_WRONG = 'Something went wrong on our side. Try again in a minute; what you typed is kept.';
 const UNREACHABLE = 'The server could not be reached. Check your connection; nothing you typed is lost.';
 
 async function call(method, url, body) {

@@ -66,12 +66,21 @@ final class ApiErrors {
 
   @ExceptionHandler
   ProblemDetail notHere(NotHere e) {
-    return ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND, e.getMessage());
+    ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND, e.getMessage());
+    if (e.formation) {
+      // The person (their cookie) no longer holds this set: the page says so and how to go on.
+      problem.setProperty("lost", "session");
+    }
+    return problem;
   }
 
   @ExceptionHandler
   ProblemDetail unknownToTheService(NotFoundException e) {
-    return ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND, ServiceErrors.describe(e));
+    log.info("{}", e.getMessage());
+    ProblemDetail problem =
+        ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND, ServiceErrors.describe(e));
+    problem.setProperty("lost", "service");
+    return problem;
   }
 
   @ExceptionHandler

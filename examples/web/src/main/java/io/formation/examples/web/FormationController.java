@@ -53,6 +53,7 @@ final class FormationController {
   private final People people;
   private final PersonFormations formations;
   private final ProgressStream progress;
+  private final ServiceRetry retry;
 
   /** Absent with {@code formation.tracking.enabled=false}: then only an open page follows a set. */
   private final ObjectProvider<FormationTracker> tracker;
@@ -71,6 +72,7 @@ final class FormationController {
       People people,
       PersonFormations formations,
       ProgressStream progress,
+      ServiceRetry retry,
       ObjectProvider<FormationTracker> tracker,
       @Value("${formation-web.limits.starts:10}") int startsAllowed,
       @Value("${formation-web.limits.starts-per:PT24H}") Duration startsPer) {
@@ -78,6 +80,7 @@ final class FormationController {
     this.people = people;
     this.formations = formations;
     this.progress = progress;
+    this.retry = retry;
     this.tracker = tracker;
     this.startsAllowed = startsAllowed;
     this.startsPer = startsPer;
@@ -110,13 +113,10 @@ final class FormationController {
     allowStart(person);
     // The product decides what is formed; the browser only asks to start.
     CreateDocumentSetParams params = CreateDocumentSetParams.of(DocumentSets.DELAWARE_CORPORATION);
-    DocumentSet set =
-        client
-            .documentSets()
-            .create(
-                startKey == null
-                    ? params
-                    : params.withIdempotencyKey(idempotencyKey(person, startKey)));
+    // The same key in every round, as the SDK's own retries send it.
+    CreateDocumentSetParams create =
+        startKey == null ? params : params.withIdempotencyKey(idempotencyKey(person, startKey));
+    DocumentSet set = retry.create(() -> client.documentSets().create(create));
     formations.remember(
         person,
         new PersonFormations.Started(
@@ -172,6 +172,12 @@ final class FormationController {
       @RequestBody JsonNode values,
       HttpServletRequest request) {
     require(request, id);
+    FormView saved = retry.submission(() -> send(id, formId, values));
+    told(id);
+    return saved;
+  }
+
+  private FormView send(String id, String formId, JsonNode values) {
     // Fetched now, not remembered: the service may have reopened the form under a new action.
     Form form =
         client.forms().list(id).stream()
@@ -182,7 +188,6 @@ final class FormationController {
       throw new FormClosed(formId);
     }
     ActionResult result = client.forms().submit(form, values);
-    told(id);
     return result
         .form()
         .map(FormView::of)

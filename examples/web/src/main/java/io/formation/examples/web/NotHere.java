@@ -4,15 +4,19 @@ package io.formation.examples.web;
 final class NotHere extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
-  private NotHere(String message) {
+  /** Whether the whole formation is unknown to this person, not just a form of it. */
+  final boolean formation;
+
+  private NotHere(String message, boolean formation) {
     super(message, null, false, false);
+    this.formation = formation;
   }
 
   static NotHere formation(String id) {
-    return new NotHere("You started no document set " + id + " here.");
+    return new NotHere("This browser holds no formation " + id + ".", true);
   }
 
   static NotHere form(String id, String formId) {
-    return new NotHere("Document set " + id + " has no form " + formId + ".");
+    return new NotHere("Formation " + id + " has no form " + formId + ".", false);
   }
 }

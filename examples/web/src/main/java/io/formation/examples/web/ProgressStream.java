@@ -2,6 +2,7 @@ package io.formation.examples.web;
 
 import io.formation.sdk.FormationClient;
 import io.formation.sdk.InputNeededException;
+import io.formation.sdk.NotFoundException;
 import io.formation.sdk.PollOptions;
 import io.formation.sdk.model.DocumentSet;
 import jakarta.annotation.PreDestroy;
@@ -66,8 +67,11 @@ final class ProgressStream {
    */
   record InputNeeded(String state, boolean returned) {}
 
-  /** Following failed; the message is for people. */
-  record Failed(String message) {}
+  /**
+   * Following failed; the message is for people. {@code lost}: the service no longer knows the set,
+   * so following again cannot help.
+   */
+  record Failed(String message, boolean lost) {}
 
   /** Not followed: the person follows as many as allowed already. The message is for people. */
   record Refused(int status, String message, long retryAfterSeconds) {}
@@ -175,7 +179,10 @@ final class ProgressStream {
             String state = e.documentSet().state().value();
             send(emitter, "input_needed", new InputNeeded(state, movedOn.get()));
           } else {
-            send(emitter, "failed", new Failed(ServiceErrors.describe(cause)));
+            send(
+                emitter,
+                "failed",
+                new Failed(ServiceErrors.describe(cause), cause instanceof NotFoundException));
           }
           emitter.complete();
         });

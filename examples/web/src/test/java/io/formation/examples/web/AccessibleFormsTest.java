@@ -36,6 +36,26 @@ class AccessibleFormsTest {
   }
 
   @Test
+  void afterAnAcceptanceFocusGoesOnDownTheFormsNeverBackUpToOneAbove() {
+    // The company form, first, is left for later; the purpose, second, is accepted.
+    page.submit("purpose");
+    page.waitUntilDone("purpose");
+
+    String below =
+        (String)
+            page.script(
+                "return document.querySelector(\"section[data-form='purpose']\")"
+                    + ".nextElementSibling.dataset.form");
+    assertThat(below).isNotEqualTo("company");
+    page.waitUntil(
+        b ->
+            below.equals(
+                page.script(
+                    "const s = document.activeElement.closest('section[data-form]');"
+                        + "return s && s.dataset.form;")));
+  }
+
+  @Test
   void everyKeywordOfTheFormsGetsPlainWordsNamingTheField() throws IOException {
     page.replace("company", ".root_properties_name", "A".repeat(121));
     page.replace("company", ".root_properties_website", "acme robotics");

@@ -229,6 +229,29 @@ final class Browser implements AutoCloseable, AfterEachCallback {
     return (List<String>) found;
   }
 
+  /**
+   * From now on, records the text of every message the page shows a person (problems, error
+   * summaries, notices, the lost card) as it appears, however briefly.
+   */
+  void recordMessages() {
+    script(
+        "window.messagesShown = [];"
+            + "const kinds = '.problem, .error-summary, .notice, .form-notice, .lost, .offline';"
+            + "const note = n => { if (n.nodeType !== 1) return;"
+            + "  [n, ...n.querySelectorAll(kinds)].filter(e => e.matches(kinds))"
+            + "    .forEach(e => window.messagesShown.push(e.textContent)); };"
+            + "new MutationObserver(rs => rs.forEach(r => r.type === 'characterData'"
+            + "    ? note(r.target.parentElement && r.target.parentElement.closest(kinds))"
+            + "    : r.addedNodes.forEach(note)))"
+            + ".observe(document.body, {subtree: true, childList: true, characterData: true});");
+  }
+
+  /** What {@link #recordMessages()} saw since. */
+  @SuppressWarnings("unchecked")
+  List<String> messagesShown() {
+    return (List<String>) script("return window.messagesShown.slice()");
+  }
+
   List<String> shownStates() {
     return driver.findElements(By.cssSelector(".progress li")).stream()
         .map(li -> li.getAttribute("data-state"))
@@ -249,6 +272,34 @@ final class Browser implements AutoCloseable, AfterEachCallback {
     Files.createDirectories(SCREENSHOTS);
     byte[] png = driver.getScreenshotAs(OutputType.BYTES);
     Files.write(SCREENSHOTS.resolve(name + ".png"), png);
+  }
+
+  /**
+   * Also a small JPEG of the window, {@code width} CSS pixels wide, into {@code
+   * target/screenshots/small/}: the copies the README shows are these, kept small.
+   */
+  void screenshot(String name, int width) throws IOException {
+    screenshot(name);
+    Number windowWidth = (Number) script("return window.innerWidth");
+    Number windowHeight = (Number) script("return window.innerHeight");
+    Number scrolledX = (Number) script("return window.scrollX");
+    Number scrolledY = (Number) script("return window.scrollY");
+    java.util.Map<String, Object> clip =
+        java.util.Map.of(
+            "x", scrolledX,
+            "y", scrolledY,
+            "width", windowWidth,
+            "height", windowHeight,
+            "scale", width / windowWidth.doubleValue());
+    java.util.Map<String, Object> shot =
+        driver.executeCdpCommand(
+            "Page.captureScreenshot",
+            java.util.Map.of("format", "jpeg", "quality", 70, "clip", clip));
+    Path small = SCREENSHOTS.resolve("small");
+    Files.createDirectories(small);
+    Files.write(
+        small.resolve(name + ".jpg"),
+        java.util.Base64.getDecoder().decode((String) shot.get("data")));
   }
 
   @Override

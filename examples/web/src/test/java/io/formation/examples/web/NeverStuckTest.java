@@ -90,7 +90,10 @@ class NeverStuckTest {
 
     page.waitFor(By.cssSelector(".lost"));
     page.screenshot("lost-session");
-    assertThat(page.text(By.cssSelector(".lost"))).contains(id, "cannot be reached");
+    assertThat(page.text(By.cssSelector(".lost h2")))
+        .isEqualTo("This browser no longer holds this formation");
+    assertThat(page.text(By.cssSelector(".lost")))
+        .contains(id, "cookie was cleared or has expired", "Nothing is started until you choose");
     assertThat(page.focused()).isEqualTo("lost-title");
     assertThat(page.present(By.cssSelector("section[data-form]"))).isFalse();
     assertThat(page.accessibilityViolations()).isEmpty();
@@ -109,20 +112,35 @@ class NeverStuckTest {
   }
 
   @Test
-  void startingANewFormationFromALostOneIsOneDeliberateClick() {
+  void startingAgainFromALostOneIsOneDeliberateClickAndKeepsWhatWasTyped() throws IOException {
     Fill.start(page, port);
     String id = page.formationId();
     int setsBefore = sandbox.documentSets().size();
 
     page.driver.manage().deleteCookieNamed(People.COOKIE);
     Fill.company(page);
+    page.replace("purpose", ".root_properties_purpose", "Software for robots");
     page.submit("company");
-    page.click(
-        By.xpath("//section[contains(@class,'lost')]//button[text()='Start a new formation']"));
-
-    page.waitFor(By.cssSelector(".welcome"));
+    page.waitFor(By.cssSelector(".lost"));
     assertThat(sandbox.documentSets()).hasSize(setsBefore);
-    startsAnotherWithOneClick(id, setsBefore + 1);
+
+    page.click(
+        By.xpath(
+            "//section[contains(@class,'lost')]//button[text()='Start again with what you"
+                + " typed']"));
+
+    page.waitUntil(b -> b.findElements(By.cssSelector("section[data-form]")).size() == 5);
+    assertThat(page.formationId()).isNotEqualTo(id);
+    assertThat(sandbox.documentSets()).hasSize(setsBefore + 1);
+    // What was typed is there again, to check and submit to the new set.
+    assertThat(page.input("company", ".root_properties_name").getDomProperty("value"))
+        .isEqualTo("Acme Robotics");
+    assertThat(page.input("purpose", ".root_properties_purpose").getDomProperty("value"))
+        .isEqualTo("Software for robots");
+    assertThat(page.formClasses("company")).contains("open");
+    page.screenshot("started-again-with-what-was-typed");
+    page.submit("company");
+    page.waitUntilDone("company");
   }
 
   /** The form submissions the service received, from any test sharing this sandbox. */

@@ -28,10 +28,13 @@ final class Patience {
   private Patience() {}
 
   /**
-   * One wait for what the page shows: its longest pause, the backend's slowest poll, the service.
+   * One wait for what the page shows: its longest pause, the backend's slowest poll and its pauses
+   * before trying the service again, the service.
    */
   static Duration page(SandboxOptions options) {
-    return of(options, PAGE_PAUSE.plus(ProgressStream.POLLING.maxInterval()));
+    return of(
+        options,
+        PAGE_PAUSE.plus(ProgressStream.POLLING.maxInterval()).plus(ServiceRetry.longestWait()));
   }
 
   /** One wait for something the backend does within {@code own}, with the service's part. */

@@ -133,7 +133,10 @@ class PersonFormationsTest {
     page.waitFor(By.cssSelector(".lost"));
     assertThat(page.text(By.cssSelector(".lost"))).contains(id);
     assertThat(page.present(By.xpath("//button[text()='Show your formations']"))).isTrue();
-    assertThat(page.present(By.xpath("//button[text()='Start a new formation']"))).isTrue();
+    // What was typed is still in the page, so starting again can bring it along.
+    assertThat(page.present(By.xpath("//button[text()='Start again with what you typed']")))
+        .isTrue();
+    assertThat(page.present(By.xpath("//button[text()='Start again with empty forms']"))).isTrue();
     assertThat(page.present(By.cssSelector(".progress .badge.live"))).isFalse();
     assertThat(page.present(By.cssSelector(".offline"))).isFalse();
     assertThat(sandbox.documentSets()).hasSize(1);
