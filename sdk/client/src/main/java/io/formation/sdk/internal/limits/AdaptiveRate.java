@@ -32,6 +32,15 @@ final class AdaptiveRate {
   /** The weight of the newest window in a measured rate. */
   private static final double SMOOTH = 0.8;
 
+  /** The share of refused, or of unanswered, requests up to which refusals are noise. */
+  static final double NOISE_SHARE = 0.2;
+
+  /** Answers the refused share is averaged over: enough that a steady few percent stays under. */
+  private static final double SHARE_ANSWERS = 100;
+
+  /** Seconds the unanswered share looks back. */
+  private static final double UNANSWERED_SECONDS = 10;
+
   private final double ceiling;
   private final double ceilingBurst;
 
@@ -47,6 +56,12 @@ final class AdaptiveRate {
   private final Meter sent = new Meter();
   private final Meter answers = new Meter();
 
+  // The refused share of recent answers, and what went out and came back, fading over time.
+  private double refusedShare;
+  private double sentRecently;
+  private double returnedRecently;
+  private long faded;
+
   private double tokens;
   private long refilled;
 
@@ -56,6 +71,7 @@ final class AdaptiveRate {
     // A budget starts full; a learned rate starts empty, at the refusal that teaches it.
     this.tokens = perSecond > 0 ? burst : 0;
     this.refilled = now;
+    this.faded = now;
   }
 
   /** Whether calls wait for tokens at all: after a refusal, or under a budget. */
@@ -66,11 +82,20 @@ final class AdaptiveRate {
   /** A request went out. */
   void sent(long now) {
     sent.count(now);
+    fade(now);
+    sentRecently++;
   }
 
   /** An answer other than a refusal came. */
   void answered(long now) {
     answers.count(now);
+    returned(now, 0);
+  }
+
+  /** A request came back failed, or with an answer that says nothing of a limit. */
+  void failed(long now) {
+    fade(now);
+    returnedRecently++;
   }
 
   /** Whether a request may go now; after a refill. */
@@ -81,13 +106,17 @@ final class AdaptiveRate {
   /** A request goes now, on a token. */
   void take(long now) {
     tokens--;
-    sent.count(now);
+    sent(now);
   }
 
-  /** A refusal: cuts the rate, once for the requests sent up to a window after the last cut. */
-  void refused(long now, long sentAt) {
-    if (learned && sentAt - lastCut < MEASURE_WINDOW_NANOS) {
-      return;
+  /**
+   * A refusal: cuts the rate when it shows a limit, once for the requests sent up to a window after
+   * the last cut; whether it cut.
+   */
+  boolean refused(long now, long sentAt) {
+    returned(now, 1);
+    if (!showsLimit(now, sentAt) || learned && sentAt - lastCut < MEASURE_WINDOW_NANOS) {
+      return false;
     }
     boolean wasActive = isActive();
     // When far more is sent than the service allows, what it answered is the better guess.
@@ -110,6 +139,35 @@ final class AdaptiveRate {
       refilled = now;
     } else {
       tokens = Math.min(tokens, capacity(rate(now)));
+    }
+    return true;
+  }
+
+  /**
+   * Whether the service answers measurably less than it is asked: a limit refuses a growing share
+   * as the rate rises past it, or leaves unanswered what went out before the refused request, where
+   * noise refuses a steady few whatever the rate.
+   */
+  private boolean showsLimit(long now, long sentAt) {
+    // What went out after the refused request may still be in flight: it is not counted.
+    double before = sentRecently - sent.rate(now, 0) * Math.max(0, now - sentAt) / 1e9;
+    double unanswered = 1 - returnedRecently / Math.max(before, 1);
+    return refusedShare > NOISE_SHARE || unanswered > NOISE_SHARE;
+  }
+
+  private void returned(long now, int refused) {
+    refusedShare += (refused - refusedShare) / SHARE_ANSWERS;
+    fade(now);
+    returnedRecently++;
+  }
+
+  private void fade(long now) {
+    long elapsed = now - faded;
+    if (elapsed > 0) {
+      double kept = Math.exp(-elapsed / 1e9 / UNANSWERED_SECONDS);
+      sentRecently *= kept;
+      returnedRecently *= kept;
+      faded = now;
     }
   }
 
