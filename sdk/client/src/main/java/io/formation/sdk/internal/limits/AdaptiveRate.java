@@ -56,11 +56,15 @@ final class AdaptiveRate {
   private final Meter sent = new Meter();
   private final Meter answers = new Meter();
 
-  // The refused share of recent answers, and what went out and came back, fading over time.
+  // The refused share of recent answers; what went out a window ago or more, and what came back,
+  // fading over time; what went out since, by window.
   private double refusedShare;
-  private double sentRecently;
+  private double sentEarlier;
   private double returnedRecently;
   private long faded;
+  private long windowStart;
+  private int sentLastWindow;
+  private int sentThisWindow;
 
   private double tokens;
   private long refilled;
@@ -72,6 +76,7 @@ final class AdaptiveRate {
     this.tokens = perSecond > 0 ? burst : 0;
     this.refilled = now;
     this.faded = now;
+    this.windowStart = now;
   }
 
   /** Whether calls wait for tokens at all: after a refusal, or under a budget. */
@@ -83,7 +88,7 @@ final class AdaptiveRate {
   void sent(long now) {
     sent.count(now);
     fade(now);
-    sentRecently++;
+    sentThisWindow++;
   }
 
   /** An answer other than a refusal came. */
@@ -115,7 +120,7 @@ final class AdaptiveRate {
    */
   boolean refused(long now, long sentAt) {
     returned(now, 1);
-    if (!showsLimit(now, sentAt) || learned && sentAt - lastCut < MEASURE_WINDOW_NANOS) {
+    if (!showsLimit() || learned && sentAt - lastCut < MEASURE_WINDOW_NANOS) {
       return false;
     }
     boolean wasActive = isActive();
@@ -145,13 +150,11 @@ final class AdaptiveRate {
 
   /**
    * Whether the service answers measurably less than it is asked: a limit refuses a growing share
-   * as the rate rises past it, or leaves unanswered what went out before the refused request, where
-   * noise refuses a steady few whatever the rate.
+   * as the rate rises past it, or leaves unanswered what went out long enough ago, where noise
+   * refuses a steady few whatever the rate.
    */
-  private boolean showsLimit(long now, long sentAt) {
-    // What went out after the refused request may still be in flight: it is not counted.
-    double before = sentRecently - sent.rate(now, 0) * Math.max(0, now - sentAt) / 1e9;
-    double unanswered = 1 - returnedRecently / Math.max(before, 1);
+  private boolean showsLimit() {
+    double unanswered = 1 - returnedRecently / Math.max(sentEarlier, 1);
     return refusedShare > NOISE_SHARE || unanswered > NOISE_SHARE;
   }
 
@@ -165,9 +168,17 @@ final class AdaptiveRate {
     long elapsed = now - faded;
     if (elapsed > 0) {
       double kept = Math.exp(-elapsed / 1e9 / UNANSWERED_SECONDS);
-      sentRecently *= kept;
+      sentEarlier *= kept;
       returnedRecently *= kept;
       faded = now;
+    }
+    // A request counts as unanswered only once a whole window old: a younger one may be in flight.
+    long windows = (now - windowStart) / MEASURE_WINDOW_NANOS;
+    if (windows > 0) {
+      sentEarlier += sentLastWindow + (windows > 1 ? sentThisWindow : 0);
+      sentLastWindow = windows > 1 ? 0 : sentThisWindow;
+      sentThisWindow = 0;
+      windowStart += windows * MEASURE_WINDOW_NANOS;
     }
   }
 

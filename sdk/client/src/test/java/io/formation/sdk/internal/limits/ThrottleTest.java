@@ -483,7 +483,8 @@ class ThrottleTest {
     Throttle throttle = throttle(0, 0);
     // Refused 50 ms into a cold start: 100 a second is a guess from five calls.
     sendAt(throttle, 100, Duration.ofMillis(50));
-    throttle.observe(create(), answer(429, null), time.nanoTime());
+    refuseTheCallsInFlight(throttle, null);
+    assertThat(throttle.rate(SET)).isCloseTo(70, within(0.5));
 
     // AWS's climb back to 100, in cbrt(100 * 0.75) = 4.2 s, then doubling: ten seconds on, it is
     // past 1,000 a second, where a measured cut holds 90.
@@ -623,10 +624,13 @@ class ThrottleTest {
 
     List<int[]> seconds = service.serve(throttle, Duration.ofSeconds(8));
 
-    // As without noise: once learned, every second is answered at 70% of the limit or more, and
-    // few of the requests are refused beyond the noise itself.
-    assertThat(seconds.subList(2, 8))
-        .allSatisfy(second -> assertThat(second[0]).isGreaterThanOrEqualTo(1_400));
+    // Once learned, the limit's neighbourhood is kept: over the seconds after the first pause, 60%
+    // of the limit or more is answered, and few requests are refused beyond the noise itself. (A
+    // rate held a few percent over the limit refuses no more than noise does, and each of its
+    // Retry-After pauses costs a second.) Cutting for every refusal took the rate to its floor.
+    List<int[]> learned = seconds.subList(2, 8);
+    assertThat(learned.stream().mapToInt(second -> second[0]).sum())
+        .isGreaterThanOrEqualTo(learned.size() * 1_200);
     int answered = seconds.stream().mapToInt(second -> second[0]).sum();
     int refused = seconds.stream().mapToInt(second -> second[1]).sum();
     assertThat(refused).isLessThan((answered + refused) / 10);
