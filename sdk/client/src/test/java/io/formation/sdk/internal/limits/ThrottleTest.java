@@ -617,6 +617,20 @@ class ThrottleTest {
   }
 
   @Test
+  void aQuickRefusalWhileEarlierCallsAreStillInFlightIsNotALimit() {
+    Throttle throttle = throttle(0, 0);
+    // Thirty-two calls go at once and wait on new connections; a later call is refused at once.
+    for (int i = 0; i < 32; i++) {
+      assertThat(throttle.acquire(create())).isCompleted();
+    }
+    time.advance(Duration.ofMillis(30));
+    assertThat(throttle.acquire(create())).isCompleted();
+    throttle.observe(create(), answer(429, "0"), time.nanoTime());
+
+    assertThat(throttle.rate(SET)).isInfinite();
+  }
+
+  @Test
   void aLimitIsStillFoundAndFollowedUnderASteadyShareOfNoise() {
     Throttle throttle = jittered();
     LimitedService service = new LimitedService(2_000, 100);
