@@ -18,6 +18,7 @@ import java.util.Base64;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.ToLongFunction;
 
@@ -76,6 +77,13 @@ final class LocalServer implements AutoCloseable {
   private volatile long successes;
   private volatile long tooManyRequests;
   private volatile long polledIds;
+  // Refusals at random, whatever the rate: a share of 429s with a Retry-After, and of bare 503s.
+  private volatile double refusedShare;
+  private volatile double unavailableShare;
+  private volatile byte[] randomRefusal;
+  private final Random faults = new Random(30);
+  private final byte[] unavailableAnswer = response(503, "{}");
+  private volatile long unavailable;
 
   private LocalServer(
       long totalTeams,
@@ -128,6 +136,27 @@ final class LocalServer implements AutoCloseable {
    */
   static LocalServer rateLimited(int polls, double requestsPerSecond, int burst) {
     return new LocalServer(0, polls, requestsPerSecond, burst, null);
+  }
+
+  /**
+   * From now on refuses a random {@code refusedShare} of requests with {@code 429} and this {@code
+   * Retry-After}, and answers a random {@code unavailableShare} with a bare {@code 503}, whatever
+   * the rate: a gateway's burst window or a bad node, not a limit.
+   */
+  void refuseAtRandom(double refusedShare, int retryAfterSeconds, double unavailableShare) {
+    this.randomRefusal =
+        response(
+            429,
+            "Retry-After: " + retryAfterSeconds + "\r\n",
+            "{\"errors\":[{\"status\":\"429\",\"code\":\"rate_limited\","
+                + "\"title\":\"Too many requests\"}]}");
+    this.refusedShare = refusedShare;
+    this.unavailableShare = unavailableShare;
+  }
+
+  /** Requests answered with a bare 503 so far. */
+  long unavailable() {
+    return unavailable;
   }
 
   /**
@@ -356,6 +385,17 @@ final class LocalServer implements AutoCloseable {
     if (tokensPerNano > 0 && !takeToken()) {
       tooManyRequests++;
       return tooManyRequestsAnswer;
+    }
+    if (refusedShare > 0 || unavailableShare > 0) {
+      double roll = faults.nextDouble();
+      if (roll < refusedShare) {
+        tooManyRequests++;
+        return randomRefusal;
+      }
+      if (roll < refusedShare + unavailableShare) {
+        unavailable++;
+        return unavailableAnswer;
+      }
     }
     if (!method.equals("GET")) {
       return response(405, "{}");

@@ -32,6 +32,15 @@ final class AdaptiveRate {
   /** The weight of the newest window in a measured rate. */
   private static final double SMOOTH = 0.8;
 
+  /** The share of refused, or of unanswered, requests up to which refusals are noise. */
+  static final double NOISE_SHARE = 0.2;
+
+  /** Answers the refused share is averaged over: enough that a steady few percent stays under. */
+  private static final double SHARE_ANSWERS = 100;
+
+  /** Seconds the unanswered share looks back. */
+  private static final double UNANSWERED_SECONDS = 10;
+
   private final double ceiling;
   private final double ceilingBurst;
 
@@ -47,6 +56,16 @@ final class AdaptiveRate {
   private final Meter sent = new Meter();
   private final Meter answers = new Meter();
 
+  // The refused share of recent answers; what went out a window ago or more, and what came back,
+  // fading over time; what went out since, by window.
+  private double refusedShare;
+  private double sentEarlier;
+  private double returnedRecently;
+  private long faded;
+  private long windowStart;
+  private int sentLastWindow;
+  private int sentThisWindow;
+
   private double tokens;
   private long refilled;
 
@@ -56,6 +75,8 @@ final class AdaptiveRate {
     // A budget starts full; a learned rate starts empty, at the refusal that teaches it.
     this.tokens = perSecond > 0 ? burst : 0;
     this.refilled = now;
+    this.faded = now;
+    this.windowStart = now;
   }
 
   /** Whether calls wait for tokens at all: after a refusal, or under a budget. */
@@ -66,11 +87,20 @@ final class AdaptiveRate {
   /** A request went out. */
   void sent(long now) {
     sent.count(now);
+    fade(now);
+    sentThisWindow++;
   }
 
   /** An answer other than a refusal came. */
   void answered(long now) {
     answers.count(now);
+    returned(now, 0);
+  }
+
+  /** A request came back failed, or with an answer that says nothing of a limit. */
+  void failed(long now) {
+    fade(now);
+    returnedRecently++;
   }
 
   /** Whether a request may go now; after a refill. */
@@ -81,13 +111,17 @@ final class AdaptiveRate {
   /** A request goes now, on a token. */
   void take(long now) {
     tokens--;
-    sent.count(now);
+    sent(now);
   }
 
-  /** A refusal: cuts the rate, once for the requests sent up to a window after the last cut. */
-  void refused(long now, long sentAt) {
-    if (learned && sentAt - lastCut < MEASURE_WINDOW_NANOS) {
-      return;
+  /**
+   * A refusal: cuts the rate when it shows a limit, once for the requests sent up to a window after
+   * the last cut; whether it cut.
+   */
+  boolean refused(long now, long sentAt) {
+    returned(now, 1);
+    if (!showsLimit() || learned && sentAt - lastCut < MEASURE_WINDOW_NANOS) {
+      return false;
     }
     boolean wasActive = isActive();
     // When far more is sent than the service allows, what it answered is the better guess.
@@ -110,6 +144,41 @@ final class AdaptiveRate {
       refilled = now;
     } else {
       tokens = Math.min(tokens, capacity(rate(now)));
+    }
+    return true;
+  }
+
+  /**
+   * Whether the service answers measurably less than it is asked: a limit refuses a growing share
+   * as the rate rises past it, or leaves unanswered what went out long enough ago, where noise
+   * refuses a steady few whatever the rate.
+   */
+  private boolean showsLimit() {
+    double unanswered = 1 - returnedRecently / Math.max(sentEarlier, 1);
+    return refusedShare > NOISE_SHARE || unanswered > NOISE_SHARE;
+  }
+
+  private void returned(long now, int refused) {
+    refusedShare += (refused - refusedShare) / SHARE_ANSWERS;
+    fade(now);
+    returnedRecently++;
+  }
+
+  private void fade(long now) {
+    long elapsed = now - faded;
+    if (elapsed > 0) {
+      double kept = Math.exp(-elapsed / 1e9 / UNANSWERED_SECONDS);
+      sentEarlier *= kept;
+      returnedRecently *= kept;
+      faded = now;
+    }
+    // A request counts as unanswered only once a whole window old: a younger one may be in flight.
+    long windows = (now - windowStart) / MEASURE_WINDOW_NANOS;
+    if (windows > 0) {
+      sentEarlier += sentLastWindow + (windows > 1 ? sentThisWindow : 0);
+      sentLastWindow = windows > 1 ? 0 : sentThisWindow;
+      sentThisWindow = 0;
+      windowStart += windows * MEASURE_WINDOW_NANOS;
     }
   }
 

@@ -50,24 +50,30 @@ public final class Throttle {
 
   /** Learns from an answer, as the retry policy reads it. */
   public void observe(ApiRequest request, Outcome outcome, long sentAt) {
-    if (retryPolicy.isAnswered(outcome)) {
+    boolean answered = retryPolicy.isAnswered(outcome);
+    if (answered || !retryPolicy.teachesRate(outcome)) {
       Lane lane = existing(request.url());
       if (lane != null) {
         synchronized (lane) {
-          lane.rate.answered(time.now());
+          if (answered) {
+            lane.rate.answered(time.now());
+          } else {
+            lane.rate.failed(time.now());
+          }
         }
       }
-      return;
-    }
-    if (!retryPolicy.teachesRate(outcome)) {
       return;
     }
     Duration pause = retryPolicy.pauseAfter(outcome);
     Lane lane = lane(request.url());
     long now = time.now();
     synchronized (lane) {
-      lane.rate.refused(now, sentAt);
-      if (pause != null && lane.pause.pause(now, sentAt, pause)) {
+      boolean cut = lane.rate.refused(now, sentAt);
+      if (pause != null) {
+        lane.pause.pause(now, sentAt, pause);
+      }
+      // Only a cut's climb waits for the pause: noise leaves the rate as it was.
+      if (cut && !lane.pause.left(now).isZero()) {
         lane.rate.pausedUntil(lane.pause.until());
       }
     }
