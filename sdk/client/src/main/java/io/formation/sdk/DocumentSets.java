@@ -244,7 +244,12 @@ public final class DocumentSets {
     Objects.requireNonNull(options, "options");
     Origins.requireId("document set id", id);
     Clock clock = waits.clock(options);
-    return WaitState.start(id, clock.instant(), options, submissions.last(id, clock).orElse(null));
+    return WaitState.start(
+        id,
+        clock.instant(),
+        options,
+        submissions.last(id, clock).orElse(null),
+        waits.createdIn(id));
   }
 
   /**

@@ -1,73 +1,189 @@
 package io.formation.sdk;
 
 import io.formation.sdk.internal.Port;
+import io.formation.sdk.internal.guards.Checks;
 import io.formation.sdk.internal.guards.Log;
 import io.formation.sdk.internal.transport.ApiRequest;
+import io.formation.sdk.internal.transport.Operation;
 import io.formation.sdk.internal.transport.Outcome;
 import io.formation.sdk.internal.transport.RequestIds;
 import io.formation.sdk.model.DocumentSet;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import okhttp3.Headers;
 
 /**
- * Where the client says what it does, once per event: its log and the partner's {@link
- * FormationListener}, so the two never disagree; nothing is built when nobody listens. The
- * internals' {@link Port}: they reach the listener and the exceptions through it.
+ * Where the client says what it does, once per event: its log, the partner's {@link
+ * FormationListener} and {@link FormationTracer}, so they never disagree; nothing is built when
+ * nobody listens. The internals' {@link Port}: they reach the listener and the exceptions through
+ * it.
  */
 final class Events implements Port {
+  private static final String CREATE = "DocumentSets.create";
+
   private final FormationListener listener;
+  private final FormationTracer tracer;
   private final Log log;
+  // The context of the span that created each set, for the waits started afterwards; null untraced.
+  private final Map<String, String> createdIn;
 
   /**
    * @param listener the partner's listener, or null
+   * @param tracer the partner's tracer, or null
    */
-  Events(FormationListener listener, Log log) {
+  Events(FormationListener listener, FormationTracer tracer, Log log) {
     this.listener = listener;
+    this.tracer = tracer;
     this.log = log;
+    this.createdIn = tracer == null ? null : Submissions.lru(Submissions.SETS);
+  }
+
+  /** The tracer, if the client has one. */
+  Optional<FormationTracer> tracer() {
+    return Optional.ofNullable(tracer);
+  }
+
+  /** {@return the saved context of the span that created the set through this client, or null} */
+  String createdIn(String setId) {
+    if (createdIn == null) {
+      return null;
+    }
+    synchronized (createdIn) {
+      return createdIn.get(setId);
+    }
   }
 
   @Override
-  public void attemptStarted(ApiRequest request, int attempt, int maxAttempts) {
-    if (listener != null) {
-      AttemptEvent event = event(request, attempt, maxAttempts, 0, Duration.ZERO, null);
-      notify(() -> listener.attemptStarted(event));
-    }
-  }
-
-  @Override
-  public void attemptFinished(
-      ApiRequest request,
-      int attempt,
-      int maxAttempts,
-      Outcome outcome,
-      long nanos,
-      Duration retryIn) {
-    boolean debug = log.on(Level.DEBUG);
-    if (listener == null && !debug) {
-      return;
-    }
-    AttemptEvent event =
-        event(
-            request,
-            attempt,
-            maxAttempts,
-            outcome.failure() == null ? outcome.statusCode() : 0,
-            Duration.ofNanos(nanos),
-            outcome);
-    if (debug) {
-      log.log(Level.DEBUG, line(event, outcome, retryIn), outcome.token());
-    }
-    if (log.on(Level.TRACE)) {
-      trace(request, outcome);
-    }
-    if (listener != null) {
-      notify(() -> listener.attemptFinished(event));
-      if (retryIn != null) {
-        notify(() -> listener.retryScheduled(event, retryIn));
+  public Call callStarted(ApiRequest request) {
+    FormationTracer.CallSpan span = null;
+    if (tracer != null) {
+      try {
+        span = tracer.startCall(call(request.operation()));
+      } catch (Throwable e) {
+        log.log(Level.WARNING, "a FormationTracer threw " + e, null);
       }
     }
+    return new Reported(request, span);
+  }
+
+  private static FormationTracer.Call call(Operation operation) {
+    return new FormationTracer.Call(
+        operation.name(),
+        Optional.ofNullable(operation.setId()),
+        Optional.ofNullable(operation.formId()),
+        Optional.ofNullable(operation.link()));
+  }
+
+  /** One call's events, and its span when traced. */
+  private final class Reported implements Call {
+    private final ApiRequest request;
+    private final FormationTracer.CallSpan span;
+    // Attempts of a call run one after another.
+    private volatile FormationTracer.AttemptSpan attemptSpan;
+
+    Reported(ApiRequest request, FormationTracer.CallSpan span) {
+      this.request = request;
+      this.span = span;
+    }
+
+    @Override
+    public Map<String, String> attemptStarted(int attempt, int maxAttempts) {
+      if (listener == null && tracer == null) {
+        return Map.of();
+      }
+      AttemptEvent event = event(request, attempt, maxAttempts, 0, Duration.ZERO, null);
+      each(each -> each.attemptStarted(event));
+      if (span == null) {
+        return Map.of();
+      }
+      try {
+        FormationTracer.AttemptSpan started = span.startAttempt(event);
+        attemptSpan = started;
+        return sendable(started.headers());
+      } catch (Throwable e) {
+        log.log(Level.WARNING, "a FormationTracer threw " + e, null);
+        return Map.of();
+      }
+    }
+
+    @Override
+    public void attemptFinished(
+        int attempt, int maxAttempts, Outcome outcome, long nanos, Duration retryIn) {
+      boolean debug = log.on(Level.DEBUG);
+      if (listener == null && tracer == null && !debug) {
+        return;
+      }
+      AttemptEvent event =
+          event(
+              request,
+              attempt,
+              maxAttempts,
+              outcome.failure() == null ? outcome.statusCode() : 0,
+              Duration.ofNanos(nanos),
+              outcome);
+      if (debug) {
+        log.log(Level.DEBUG, line(event, outcome, retryIn), outcome.token());
+      }
+      if (log.on(Level.TRACE)) {
+        trace(request, outcome);
+      }
+      FormationTracer.AttemptSpan ending = attemptSpan;
+      attemptSpan = null;
+      if (ending != null) {
+        safely(() -> ending.end(event));
+      }
+      each(each -> each.attemptFinished(event));
+      if (retryIn != null) {
+        each(each -> each.retryScheduled(event, retryIn));
+      }
+    }
+
+    @Override
+    public void ended(Object result, Throwable failure) {
+      if (span == null) {
+        return;
+      }
+      Object value = result instanceof ApiResponse<?> response ? response.value() : result;
+      String setId = value instanceof DocumentSet set ? set.id() : null;
+      safely(() -> span.end(Optional.ofNullable(setId), Optional.ofNullable(failure)));
+      if (setId != null && request.operation().name().equals(CREATE)) {
+        safely(
+            () ->
+                span.context()
+                    .ifPresent(
+                        context -> {
+                          synchronized (createdIn) {
+                            createdIn.put(setId, context);
+                          }
+                        }));
+      }
+    }
+  }
+
+  /** The tracer's headers a request can carry; any other is dropped, not sent half-way. */
+  private Map<String, String> sendable(Map<String, String> headers) {
+    if (headers == null || headers.isEmpty()) {
+      return Map.of();
+    }
+    Map<String, String> kept = new LinkedHashMap<>();
+    headers.forEach(
+        (name, value) -> {
+          if (name != null
+              && value != null
+              && Checks.isToken(name)
+              && Checks.invalidHeaderCharAt(value) < 0
+              && !name.equalsIgnoreCase("Authorization")) {
+            kept.put(name, value);
+          } else {
+            log.log(Level.WARNING, "a FormationTracer gave a header that cannot be sent", null);
+          }
+        });
+    return Map.copyOf(kept);
   }
 
   /** The event of an attempt: started when {@code outcome} is null, else finished. */
@@ -90,12 +206,19 @@ final class Events implements Port {
   }
 
   void polled(DocumentSet set) {
-    if (listener != null) {
-      notify(() -> listener.polled(set));
-    }
+    each(each -> each.polled(set));
   }
 
-  void stateChanged(DocumentSet set, int polls, Duration sinceStart) {
+  @Override
+  public void paused(String origin, Duration pause) {
+    if (log.on(Level.DEBUG)) {
+      log.log(Level.DEBUG, "calls to " + origin + " paused for " + pause.toMillis() + " ms", null);
+    }
+    each(each -> each.paused(origin, pause));
+  }
+
+  /** The wait read the set in a new state, at {@code now}; {@code wait} is as it was before. */
+  void stateChanged(DocumentSet set, WaitState wait, Instant now) {
     if (log.on(Level.DEBUG)) {
       log.log(
           Level.DEBUG,
@@ -104,15 +227,25 @@ final class Events implements Port {
               + " is "
               + set.state()
               + " (poll "
-              + polls
+              + (wait.polls() + 1)
               + ", "
-              + seconds(sinceStart)
+              + seconds(Duration.between(wait.started(), now))
               + " into the wait)",
           null);
     }
-    if (listener != null) {
-      notify(() -> listener.stateChanged(set));
+    if (listener == null && tracer == null) {
+      return;
     }
+    StateChange change =
+        new StateChange(
+            set,
+            wait.lastState(),
+            Optional.ofNullable(WaitState.instant(wait.stateSince))
+                .filter(since -> wait.lastState != null)
+                .map(since -> between(since, now)),
+            wait.lastPoll().map(last -> between(last, now)));
+    each(each -> each.stateChanged(set));
+    each(each -> each.stateChanged(change));
   }
 
   void waitEnded(String id, String how, int polls, Duration took) {
@@ -202,8 +335,24 @@ final class Events implements Port {
         retryAfter);
   }
 
+  /** Never negative: a poll saved by an instance whose clock runs ahead can seem later than now. */
+  private static Duration between(Instant from, Instant to) {
+    Duration between = Duration.between(from, to);
+    return between.isNegative() ? Duration.ZERO : between;
+  }
+
   private static String seconds(Duration duration) {
     return String.format(java.util.Locale.ROOT, "%.1f s", duration.toMillis() / 1000.0);
+  }
+
+  /** Tells the listener and the tracer, each on its own. */
+  private void each(Consumer<FormationListener> event) {
+    if (listener != null) {
+      safely(() -> event.accept(listener));
+    }
+    if (tracer != null) {
+      safely(() -> event.accept(tracer));
+    }
   }
 
   /**
@@ -211,11 +360,11 @@ final class Events implements Port {
    * partner's metrics code), is logged and ignored: the call's outcome never changes, and a create
    * the service made is never reported as failed.
    */
-  private void notify(Runnable call) {
+  private void safely(Runnable call) {
     try {
       call.run();
     } catch (Throwable e) {
-      log.log(Level.WARNING, "a FormationListener threw " + e, null);
+      log.log(Level.WARNING, "a FormationListener or FormationTracer threw " + e, null);
     }
   }
 }

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.function.DoubleSupplier;
 import okhttp3.OkHttpClient;
@@ -105,6 +106,14 @@ public final class FormationClient implements AutoCloseable {
   }
 
   /**
+   * {@return the tracer the client was built with, if any: code that acts for the client (the
+   * tracking module's handlers, say) runs in its spans}
+   */
+  public Optional<FormationTracer> tracer() {
+    return parts.events.tracer();
+  }
+
+  /**
    * Releases the client's threads and idle connections; later calls fail with {@link
    * IllegalStateException}. Calls in flight are cancelled. Idempotent.
    */
@@ -145,6 +154,7 @@ public final class FormationClient implements AutoCloseable {
     Duration maxRetryAfter = Duration.ofSeconds(60);
     long maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES;
     FormationListener listener;
+    FormationTracer tracer;
     double budgetPerSecond;
     int budgetBurst;
     OkHttpClient httpClient;
@@ -275,6 +285,20 @@ public final class FormationClient implements AutoCloseable {
      */
     public Builder listener(FormationListener listener) {
       this.listener = Objects.requireNonNull(listener, "listener");
+      return this;
+    }
+
+    /**
+     * A tracer told of every call and attempt, whose headers carry the trace to the service's
+     * origins; see {@link FormationTracer}, and {@code FormationOpenTelemetry} for OpenTelemetry.
+     * It hears every listener event too; {@link #listener} stays free for one of your own. Default:
+     * none.
+     *
+     * @param tracer the tracer; it must not block for long
+     * @return this builder
+     */
+    public Builder tracer(FormationTracer tracer) {
+      this.tracer = Objects.requireNonNull(tracer, "tracer");
       return this;
     }
 

@@ -63,4 +63,21 @@ public interface FormationListener {
    * @param set the document set in its new state
    */
   default void stateChanged(DocumentSet set) {}
+
+  /**
+   * The service asked the client to wait ({@code 429} or {@code 503} with {@code Retry-After}), so
+   * every call of the client to that origin waits until the pause is over.
+   *
+   * @param origin the origin paused, as {@code https://api.example.com}
+   * @param pause how long
+   */
+  default void paused(String origin, Duration pause) {}
+
+  /**
+   * The same change as {@link #stateChanged(DocumentSet)}, with what the wait saw before it: the
+   * previous state, how long the set was in it, and how late the change can have been seen.
+   *
+   * @param change the change
+   */
+  default void stateChanged(StateChange change) {}
 }

@@ -6,6 +6,7 @@ import io.formation.sdk.internal.guards.Origins;
 import io.formation.sdk.internal.json.Wire;
 import io.formation.sdk.internal.transport.ApiRequest;
 import io.formation.sdk.internal.transport.JsonResponse;
+import io.formation.sdk.internal.transport.Operation;
 import io.formation.sdk.internal.transport.Transport;
 import io.formation.sdk.model.ActionResult;
 import io.formation.sdk.model.Form;
@@ -243,9 +244,10 @@ public final class Forms {
   private ApiRequest listRequest(String documentSetId) {
     Origins.requireId("document set id", documentSetId);
     return ApiRequest.get(
-        origins.endpoint("document_sets", documentSetId, "forms"),
-        ApiRequest.ANY_JSON,
-        options.call());
+            origins.endpoint("document_sets", documentSetId, "forms"),
+            ApiRequest.ANY_JSON,
+            options.call())
+        .as(Operation.named("Forms.list").onSet(documentSetId));
   }
 
   private ApiRequest actionRequest(FormAction action, Object values) {
@@ -258,12 +260,15 @@ public final class Forms {
       throw Port.invalid("The values cannot be written as JSON: " + e.getOriginalMessage(), e);
     }
     boolean bodiless = action.method().equals("GET") || action.method().equals("HEAD");
+    Submissions.Owner owner = submissions.owner(action);
+    Operation operation = Operation.named("Forms.invoke");
     return new ApiRequest(
-        action.method(),
-        origins.resolve(action.url()),
-        bodiless ? null : body,
-        ApiRequest.ANY_JSON,
-        options.call());
+            action.method(),
+            origins.resolve(action.url()),
+            bodiless ? null : body,
+            ApiRequest.ANY_JSON,
+            options.call())
+        .as(owner == null ? operation : operation.onSet(owner.setId()).onForm(owner.formId()));
   }
 
   private List<Form> forms(String documentSetId, JsonResponse response) {

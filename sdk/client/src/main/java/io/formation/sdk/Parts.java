@@ -25,6 +25,7 @@ final class Parts {
   final Teams teams;
   final DocumentSets documentSets;
   final Forms forms;
+  final Events events;
 
   Parts(FormationClient.Builder builder) {
     // Too old a Kotlin stdlib, OkHttp 4 or too old a Jackson fails here, with the fix.
@@ -38,7 +39,7 @@ final class Parts {
     if (builder.accessToken != null) {
       Checks.headerValue("accessToken", builder.accessToken);
     }
-    Events events = new Events(builder.listener, Log.fromEnvironment());
+    this.events = new Events(builder.listener, builder.tracer, Log.fromEnvironment());
     Origins origins =
         new Origins(builder.baseUrl, builder.trustedOrigins, builder.allowInsecureHttp, events);
     this.baseUrl = origins.base().toString();

@@ -6,6 +6,7 @@ import io.formation.sdk.internal.guards.Origins;
 import io.formation.sdk.internal.json.Wire;
 import io.formation.sdk.internal.transport.ApiRequest;
 import io.formation.sdk.internal.transport.JsonResponse;
+import io.formation.sdk.internal.transport.Operation;
 import io.formation.sdk.model.DocumentSet;
 import java.util.Objects;
 
@@ -28,7 +29,8 @@ final class Requests {
               Wire.write(params.toJson()),
               ApiRequest.ANY_JSON,
               options.call())
-          .withIdempotencyKey(params.idempotencyKey());
+          .withIdempotencyKey(params.idempotencyKey())
+          .as(Operation.named("DocumentSets.create"));
     } catch (JsonProcessingException e) {
       throw Port.invalid("The params cannot be written as JSON", e);
     }
@@ -37,6 +39,7 @@ final class Requests {
   static ApiRequest getSet(Origins origins, RequestOptions options, String id) {
     Origins.requireId("document set id", id);
     return ApiRequest.get(
-        origins.endpoint("document_sets", id), ApiRequest.ANY_JSON, options.call());
+            origins.endpoint("document_sets", id), ApiRequest.ANY_JSON, options.call())
+        .as(Operation.named("DocumentSets.get").onSet(id));
   }
 }

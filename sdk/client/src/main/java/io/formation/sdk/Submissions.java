@@ -30,7 +30,7 @@ final class Submissions {
 
   // Ticker readings: a wait may read another wall clock than the client's (PollOptions.clock).
   private final Ticker ticker;
-  private final Map<String, String> setByAction = lru(ACTIONS);
+  private final Map<String, Owner> ownerByAction = lru(ACTIONS);
   private final Map<String, Long> lastBySet = lru(SETS);
 
   Submissions(Ticker ticker) {
@@ -39,10 +39,11 @@ final class Submissions {
 
   /** The forms of the set were listed: their actions belong to it. */
   void listed(String setId, List<Form> forms) {
-    synchronized (setByAction) {
+    synchronized (ownerByAction) {
       for (Form form : forms) {
+        Owner owner = new Owner(setId, form.id());
         for (FormAction action : form.actions()) {
-          setByAction.put(action.url(), setId);
+          ownerByAction.put(action.url(), owner);
         }
       }
     }
@@ -55,9 +56,8 @@ final class Submissions {
     }
     String setId = result.documentSet().map(DocumentSet::id).orElse(null);
     if (setId == null) {
-      synchronized (setByAction) {
-        setId = setByAction.get(action.url());
-      }
+      Owner owner = owner(action);
+      setId = owner == null ? null : owner.setId();
     }
     if (setId != null) {
       long now = ticker.nanoTime();
@@ -66,6 +66,16 @@ final class Submissions {
       }
     }
   }
+
+  /** {@return the set and form the action was listed with, or null if not known} */
+  Owner owner(FormAction action) {
+    synchronized (ownerByAction) {
+      return ownerByAction.get(action.url());
+    }
+  }
+
+  /** The set and the form an action belongs to. */
+  record Owner(String setId, String formId) {}
 
   /**
    * {@return when the service last accepted a submission of the set through this client, on the
@@ -81,7 +91,7 @@ final class Submissions {
         : Optional.of(clock.instant().minusNanos(ticker.nanoTime() - at));
   }
 
-  private static <V> Map<String, V> lru(int capacity) {
+  static <V> Map<String, V> lru(int capacity) {
     return new LinkedHashMap<>(16, 0.75f, true) {
       private static final long serialVersionUID = 1L;
 

@@ -3,6 +3,7 @@ package io.formation.sdk;
 import io.formation.sdk.internal.guards.Origins;
 import io.formation.sdk.internal.json.Wire;
 import io.formation.sdk.internal.transport.ApiRequest;
+import io.formation.sdk.internal.transport.Operation;
 import io.formation.sdk.internal.transport.Transport;
 import io.formation.sdk.model.Page;
 import io.formation.sdk.model.Team;
@@ -55,7 +56,8 @@ public final class Teams {
   }
 
   private ApiRequest request(HttpUrl url) {
-    return ApiRequest.get(url, ApiRequest.JSON_API, options.call());
+    return ApiRequest.get(url, ApiRequest.JSON_API, options.call())
+        .as(Operation.named("Teams.list"));
   }
 
   /**

@@ -14,13 +14,14 @@ import java.util.Objects;
  * The string form of a {@link WaitState}: {@code w<format>.} then fields separated by dots. Format
  * 1 has ten, the flag {@code m} (moved on) last; format 2 adds the flag {@code i} (input needed
  * told) and an eleventh field, how the last poll failed (its status, {@code n} network, {@code i}
- * not a set, {@code x} other; empty if it did not). A wait is written in the oldest format that
- * holds it, so that a version of the SDK that reads only format 1 still reads most waits during a
- * rolling deploy.
+ * not a set, {@code x} other; empty if it did not). Format 3 adds the saved context of the span
+ * that created the set and when a poll first read the last state (empty if not known). A wait is
+ * written in the oldest format that holds it, so that a version of the SDK that reads only format 1
+ * still reads most waits during a rolling deploy; only a traced wait needs format 3.
  */
 final class WaitCodec {
   /** The latest format this version reads and writes. */
-  static final int FORMAT = 2;
+  static final int FORMAT = 3;
 
   /** The most a wait started by this version encodes to. */
   static final int LONGEST_ENCODED = 2048;
@@ -32,13 +33,15 @@ final class WaitCodec {
   private static final char SEPARATOR = '.';
   private static final int FIELDS_V1 = 11;
   private static final int FIELDS_V2 = 12;
+  private static final int FIELDS_V3 = 14;
 
   private WaitCodec() {}
 
   static String encode(WaitState wait) {
     long started = wait.started;
-    boolean v2 = wait.inputNeededTold || wait.lastFailure != 0;
-    StringBuilder out = new StringBuilder(128).append(PREFIX).append(v2 ? 2 : 1);
+    boolean v3 = wait.trace != null;
+    boolean v2 = v3 || wait.inputNeededTold || wait.lastFailure != 0;
+    StringBuilder out = new StringBuilder(128).append(PREFIX).append(v3 ? 3 : v2 ? 2 : 1);
     field(out, escape(wait.setId));
     field(out, wait.lastState == null ? "" : escape(wait.lastState.value()));
     field(out, Long.toString(started));
@@ -52,6 +55,10 @@ final class WaitCodec {
     field(out, (wait.movedOn ? "m" : "") + (wait.inputNeededTold ? "i" : ""));
     if (v2) {
       field(out, failure(wait.lastFailure));
+    }
+    if (v3) {
+      field(out, escape(wait.trace));
+      field(out, offset(wait.stateSince, started));
     }
     return out.toString();
   }
@@ -115,7 +122,7 @@ final class WaitCodec {
       throw invalid("format " + version + " does not exist", null);
     }
     // A later format adds its fields at the end, so this reading stays as it is.
-    int expected = version == 1 ? FIELDS_V1 : FIELDS_V2;
+    int expected = version == 1 ? FIELDS_V1 : version == 2 ? FIELDS_V2 : FIELDS_V3;
     if (fields.length != expected) {
       throw invalid(
           "format "
@@ -163,10 +170,35 @@ final class WaitCodec {
           version >= 2 ? failure(fields[11]) : 0,
           (int) polls,
           lastPoll,
-          nextPoll);
+          nextPoll,
+          version >= 3 && !fields[13].isEmpty()
+              ? offset(started, "state since", fields[13])
+              : WaitState.NONE,
+          version >= 3 ? trace(fields[12]) : null);
     } catch (IllegalArgumentException | ArithmeticException e) {
       throw invalid(e.getMessage(), e);
     }
+  }
+
+  private static String trace(String field) {
+    String trace = unescape("trace", field);
+    if (!saveableTrace(trace)) {
+      throw Port.invalid("the trace field is empty, too long or not printable ASCII");
+    }
+    return trace;
+  }
+
+  /** Whether a trace context can be saved: printable ASCII, of a bounded length. */
+  static boolean saveableTrace(String trace) {
+    if (trace.isEmpty() || trace.length() > WaitState.LONGEST_TRACE) {
+      return false;
+    }
+    for (int i = 0; i < trace.length(); i++) {
+      if (trace.charAt(i) < 0x21 || trace.charAt(i) > 0x7e) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static int parseVersion(String digits) {

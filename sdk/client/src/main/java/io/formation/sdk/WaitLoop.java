@@ -5,6 +5,7 @@ import io.formation.sdk.internal.limits.RetryPolicy;
 import io.formation.sdk.internal.time.Time;
 import io.formation.sdk.internal.transport.ApiRequest;
 import io.formation.sdk.internal.transport.AsyncOperation;
+import io.formation.sdk.internal.transport.Operation;
 import io.formation.sdk.internal.transport.Transport;
 import io.formation.sdk.model.DocumentSet;
 import java.time.Clock;
@@ -44,6 +45,11 @@ final class WaitLoop {
   /** This loop, its polls built by {@code request} (a view's, with its request options). */
   WaitLoop withRequests(Function<String, ApiRequest> request) {
     return new WaitLoop(transport, events, request, time, retryPolicy);
+  }
+
+  /** {@return the saved context of the span that created the set through this client, or null} */
+  String createdIn(String setId) {
+    return events.createdIn(setId);
   }
 
   /** The wall clock a wait with these options reads. */
@@ -262,7 +268,7 @@ final class WaitLoop {
       if (seen != null) {
         events.polled(seen);
         if (decision.changed()) {
-          events.stateChanged(seen, wait.polls() + 1, Duration.between(wait.started(), time.now()));
+          events.stateChanged(seen, wait, time.now());
           rule.options().onStateChange().accept(seen);
         }
       }
@@ -289,7 +295,10 @@ final class WaitLoop {
     }
 
     private ApiRequest pollRequest(WaitState wait) {
-      return request.apply(wait.setId()).asPoll(time.reading(wait.deadline()));
+      return request
+          .apply(wait.setId())
+          .asPoll(time.reading(wait.deadline()))
+          .as(Operation.named("DocumentSets.poll").onSet(wait.setId()).linkedTo(wait.trace));
     }
   }
 

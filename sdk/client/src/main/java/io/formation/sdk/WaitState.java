@@ -64,6 +64,7 @@ public final class WaitState {
   // Escaped lengths that keep every encoded wait within WaitCodec.LONGEST_ENCODED.
   static final int LONGEST_ID = 1024;
   static final int LONGEST_STATE = 256;
+  static final int LONGEST_TRACE = 128;
   static final int NETWORK = -1;
   static final int INVALID = -2;
   static final int OTHER = -3;
@@ -81,6 +82,10 @@ public final class WaitState {
   final int polls;
   final long lastPoll;
   final long nextPoll;
+  // When a poll first read the last state; NONE when not known (a wait saved without a trace).
+  final long stateSince;
+  // The saved context of the span that created the set; null when untraced.
+  final String trace;
 
   WaitState(
       String setId,
@@ -94,7 +99,9 @@ public final class WaitState {
       int lastFailure,
       int polls,
       long lastPoll,
-      long nextPoll) {
+      long nextPoll,
+      long stateSince,
+      String trace) {
     this.setId = Origins.requireId("document set id", setId);
     this.started = inRange("start", started);
     this.deadline = deadline == NO_DEADLINE ? NO_DEADLINE : inRange("deadline", deadline);
@@ -117,6 +124,11 @@ public final class WaitState {
     this.polls = polls;
     this.lastPoll = lastPoll == NONE ? NONE : inRange("last poll", lastPoll);
     this.nextPoll = inRange("next poll", nextPoll);
+    this.stateSince = stateSince == NONE ? NONE : inRange("state since", stateSince);
+    if (trace != null && !WaitCodec.saveableTrace(trace)) {
+      throw Port.invalid("the trace context is not " + LONGEST_TRACE + " printable ASCII or fewer");
+    }
+    this.trace = trace;
     if (this.deadline < this.started) {
       throw Port.invalid("deadline " + deadline() + " is before the start " + started());
     }
@@ -130,8 +142,12 @@ public final class WaitState {
     return milli;
   }
 
-  /** A wait that begins now: nothing seen yet, its first poll due now. */
-  static WaitState start(String setId, Instant now, PollOptions options, Instant lastSubmission) {
+  /**
+   * A wait that begins now: nothing seen yet, its first poll due now; {@code trace} is the saved
+   * context of the span that created the set, or null (one that cannot be saved is left out).
+   */
+  static WaitState start(
+      String setId, Instant now, PollOptions options, Instant lastSubmission, String trace) {
     WaitCodec.saveableId(setId);
     long started = now.toEpochMilli();
     long deadline =
@@ -150,18 +166,22 @@ public final class WaitState {
         0,
         0,
         NONE,
-        started);
+        started,
+        NONE,
+        trace != null && WaitCodec.saveableTrace(trace) ? trace : null);
   }
 
   /** After a poll that read the set: its state, whether input_needed was told, the schedule. */
   WaitState polled(
       DocumentSetState state, Instant at, boolean told, Duration nextInterval, Instant next) {
-    return afterPoll(state, movedOn || !state.needsInput(), told, 0, at, nextInterval, next);
+    long since = sameState(state) ? stateSince : ceilMillis(at);
+    return afterPoll(state, movedOn || !state.needsInput(), told, 0, at, nextInterval, next, since);
   }
 
   /** After a poll that failed, and how: the state seen before stays, the schedule moves on. */
   WaitState failed(int failure, Instant at, Duration nextInterval, Instant next) {
-    return afterPoll(lastState, movedOn, inputNeededTold, failure, at, nextInterval, next);
+    return afterPoll(
+        lastState, movedOn, inputNeededTold, failure, at, nextInterval, next, stateSince);
   }
 
   private WaitState afterPoll(
@@ -171,7 +191,8 @@ public final class WaitState {
       int failure,
       Instant at,
       Duration nextInterval,
-      Instant next) {
+      Instant next,
+      long since) {
     return new WaitState(
         setId,
         started,
@@ -184,7 +205,9 @@ public final class WaitState {
         failure,
         plusOne(),
         ceilMillis(at),
-        next.toEpochMilli());
+        next.toEpochMilli(),
+        since,
+        trace);
   }
 
   WaitState rescheduled(Instant next) {
@@ -205,7 +228,9 @@ public final class WaitState {
         lastFailure,
         polls,
         lastPoll,
-        nextPoll);
+        nextPoll,
+        stateSince,
+        trace);
   }
 
   private int plusOne() {
@@ -301,6 +326,15 @@ public final class WaitState {
     return Optional.ofNullable(instant(lastPoll));
   }
 
+  /**
+   * {@return the saved context of the span that created the document set (a W3C {@code
+   * traceparent}), when the set was created through a client with a {@link FormationTracer}: each
+   * later poll and the completion link to it}
+   */
+  public Optional<String> traceContext() {
+    return Optional.ofNullable(trace);
+  }
+
   /** {@return when the next poll is due; may have passed, for a wait resumed late} */
   public Instant nextPoll() {
     return Instant.ofEpochMilli(nextPoll);
@@ -376,6 +410,8 @@ public final class WaitState {
         + (movedOn ? ", movedOn" : "")
         + (inputNeededTold ? ", inputNeededTold" : "")
         + (lastFailure != 0 ? ", lastFailure=" + lastFailure : "")
+        + (stateSince != NONE ? ", stateSince=" + instant(stateSince) : "")
+        + (trace != null ? ", traceContext=" + trace : "")
         + "}";
   }
 }

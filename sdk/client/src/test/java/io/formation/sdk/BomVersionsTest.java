@@ -25,7 +25,8 @@ class BomVersionsTest {
       entries++;
       assertThat(entry.group(2)).as(entry.group(1)).isEqualTo(Version.SDK).doesNotContain("${");
     }
-    // The SDK, the sandbox, tracking, the Spring Boot starter and its auto-configuration.
-    assertThat(entries).isEqualTo(5);
+    // The SDK, the sandbox, tracking, OpenTelemetry, the Spring Boot starter and its
+    // auto-configuration.
+    assertThat(entries).isEqualTo(6);
   }
 }

@@ -149,7 +149,7 @@ class SavedWaitTest {
     assertThat(refusal("")).contains("does not start with the version");
     assertThat(refusal("hello")).contains("does not start with the version");
     assertThat(refusal("w1.ds_1.finalizing")).contains("11 fields", "has 3");
-    assertThat(refusal(good.replace("w1.", "w3."))).contains("format 3", "later version");
+    assertThat(refusal(good.replace("w1.", "w4."))).contains("format 4", "later version");
     assertThat(refusal(good.replace(".m", ".mi"))).contains("flags", "empty or \"m\"");
     assertThat(refusal(good.replace("w1.", "w0."))).contains("format 0 does not exist");
     assertThat(refusal(good.replace(".1800000.", ".soon."))).contains("deadline");

@@ -7,7 +7,7 @@ import io.formation.sdk.internal.guards.Log;
  * package is not exported to this one's public signatures).
  */
 public final class TestFailures {
-  public static final Object INSTANCE = new Events(null, Log.fromEnvironment());
+  public static final Object INSTANCE = new Events(null, null, Log.fromEnvironment());
 
   private TestFailures() {}
 }

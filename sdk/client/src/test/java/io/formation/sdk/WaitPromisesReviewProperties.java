@@ -39,7 +39,7 @@ class WaitPromisesReviewProperties {
             .build();
     WaitRule rule = new WaitRule(options, () -> 0.0, retryPolicy());
     Instant sent = START.plusNanos(nanos);
-    WaitState wait = rule.takenUp(WaitState.start("ds_1", sent, options, null), sent);
+    WaitState wait = rule.takenUp(WaitState.start("ds_1", sent, options, null, null), sent);
     Instant first = rule.pollAt(wait, wait.nextPoll(), sent);
     Instant answered = first.plusNanos(answerNanos);
     WaitRule.Decision decision = rule.afterPoll(wait, set("finalizing"), answered);
@@ -54,7 +54,7 @@ class WaitPromisesReviewProperties {
   void everyIdAWaitAcceptsComesBackFromItsString(@ForAll("anyIds") String id) {
     WaitState wait;
     try {
-      wait = WaitState.start(id, START, PollOptions.defaults(), null);
+      wait = WaitState.start(id, START, PollOptions.defaults(), null, null);
     } catch (IllegalArgumentException refused) {
       assertThat(refused).hasMessageContaining("document set id");
       return;

@@ -69,7 +69,7 @@ class WaitRuleProperties {
     WaitRule rule = new WaitRule(scenario.options(), random::nextDouble, retryPolicy());
     Instant now = START;
     WaitState wait =
-        rule.takenUp(WaitState.start(scenario.id(), now, scenario.options(), null), now);
+        rule.takenUp(WaitState.start(scenario.id(), now, scenario.options(), null, null), now);
     Instant deadline = wait.deadline();
     Instant lastSent = null;
     Instant lastAnswered = null;
@@ -197,7 +197,7 @@ class WaitRuleProperties {
       @ForAll("ids") String id, @ForAll("options") PollOptions options) {
     WaitState wait;
     try {
-      wait = WaitState.start(id, START, options, START.minusSeconds(3));
+      wait = WaitState.start(id, START, options, START.minusSeconds(3), null);
     } catch (IllegalArgumentException refused) {
       assertThat(refused).hasMessageContaining("document set id");
       return;
@@ -221,7 +221,7 @@ class WaitRuleProperties {
   void aLastPollSavedInTheFutureDelaysTheNextPollByNoMoreThanTheGap(
       @ForAll("options") PollOptions options, @ForAll("aheadBy") Duration aheadBy) {
     WaitRule rule = new WaitRule(options, () -> 0.5, retryPolicy());
-    WaitState started = WaitState.start("ds_1", START, options, null);
+    WaitState started = WaitState.start("ds_1", START, options, null, null);
     Instant other = START.plus(aheadBy);
     WaitRule.Decision byAnotherClock = rule.afterPoll(started, set("ds_1", "finalizing"), other);
     if (byAnotherClock.result() == null) {

@@ -7,6 +7,7 @@ import com.github.kagkarlsson.scheduler.task.ExecutionOperations;
 import com.github.kagkarlsson.scheduler.task.TaskInstance;
 import io.formation.sdk.FormationClient;
 import io.formation.sdk.FormationException;
+import io.formation.sdk.FormationTracer;
 import io.formation.sdk.NotFoundException;
 import io.formation.sdk.PollOptions;
 import io.formation.sdk.PollResult;
@@ -14,6 +15,7 @@ import io.formation.sdk.PollTimeoutException;
 import io.formation.sdk.WaitState;
 import io.formation.sdk.model.DocumentSet;
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * One execution of a tracked set: one poll, the handler told what the wait's rule decided, the wait
@@ -61,32 +63,35 @@ final class PollTask {
       // Answered at the deadline in a new state: the handler hears it, as the listener did.
       if (e.stateChanged()) {
         DocumentSet set = e.lastSeen().orElseThrow();
-        deliver(() -> handler.stateChanged(set));
+        deliver(wait, "stateChanged", () -> handler.stateChanged(set));
       }
-      deliver(() -> handler.trackingEnded(wait.setId(), e));
+      deliver(wait, "trackingEnded", () -> handler.trackingEnded(wait.setId(), e));
       return PollTask::remove;
     } catch (NotFoundException e) {
-      deliver(() -> handler.trackingEnded(wait.setId(), e));
+      deliver(wait, "trackingEnded", () -> handler.trackingEnded(wait.setId(), e));
       return PollTask::remove;
     }
     // The wait's rule decided everything; the handler hears what the options' listener heard.
     result
         .set()
         .filter(set -> result.stateChanged() && !set.state().isComplete())
-        .ifPresent(set -> deliver(() -> handler.stateChanged(set)));
+        .ifPresent(set -> deliver(wait, "stateChanged", () -> handler.stateChanged(set)));
     switch (result.kind()) {
       case COMPLETE -> {
         DocumentSet set = result.set().orElseThrow();
-        deliver(() -> handler.completed(set));
+        deliver(wait, "completed", () -> handler.completed(set));
         return PollTask::remove;
       }
       case INPUT_NEEDED -> {
         DocumentSet set = result.set().orElseThrow();
-        deliver(() -> handler.inputNeeded(set));
+        deliver(wait, "inputNeeded", () -> handler.inputNeeded(set));
       }
       case FAILED -> {
         FormationException failure = result.failure().orElseThrow();
-        deliver(() -> handler.trackingPaused(wait.setId(), failure, result.nextPollAt()));
+        deliver(
+            wait,
+            "trackingPaused",
+            () -> handler.trackingPaused(wait.setId(), failure, result.nextPollAt()));
       }
       case CHANGED, UNCHANGED, FAILED_TRANSIENTLY -> {
         // Told above, or nothing to tell: the next poll is in nextPollAt.
@@ -127,7 +132,57 @@ final class PollTask {
     void run() throws Exception;
   }
 
-  private static void deliver(HandlerCall call) {
+  /**
+   * Tells the handler, in a span of the client's tracer (if it has one) linked to the span that
+   * created the set, so that a formation's trace reaches its completion days later.
+   */
+  private void deliver(WaitState wait, String method, HandlerCall call) {
+    FormationTracer.CallSpan span = span(wait, method);
+    if (span == null) {
+      run(call);
+      return;
+    }
+    RuntimeException[] thrown = new RuntimeException[1];
+    try {
+      span.run(
+          () -> {
+            try {
+              run(call);
+            } catch (RuntimeException e) {
+              thrown[0] = e;
+            }
+          });
+    } finally {
+      try {
+        span.end(Optional.of(wait.setId()), Optional.ofNullable(thrown[0]));
+      } catch (RuntimeException ignored) {
+        // A tracer's failure never changes what the handler did.
+      }
+    }
+    if (thrown[0] != null) {
+      throw thrown[0];
+    }
+  }
+
+  private FormationTracer.CallSpan span(WaitState wait, String method) {
+    try {
+      return client
+          .tracer()
+          .map(
+              tracer ->
+                  tracer.startCall(
+                      new FormationTracer.Call(
+                          "FormationTracker." + method,
+                          Optional.of(wait.setId()),
+                          Optional.empty(),
+                          wait.traceContext())))
+          .orElse(null);
+    } catch (RuntimeException e) {
+      return null;
+    }
+  }
+
+  private static void run(HandlerCall call) {
     try {
       call.run();
     } catch (RuntimeException e) {

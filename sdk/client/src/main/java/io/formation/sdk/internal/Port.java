@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.Map;
 import java.util.NoSuchElementException;
 import okhttp3.Headers;
 
@@ -30,15 +31,25 @@ public interface Port {
   RuntimeException forStatus(
       ApiRequest request, int statusCode, Headers headers, String body, Duration retryAfter);
 
-  void attemptStarted(ApiRequest request, int attempt, int maxAttempts);
+  /** The service's Retry-After paused every call to the origin for {@code pause}. */
+  void paused(String origin, Duration pause);
 
-  void attemptFinished(
-      ApiRequest request,
-      int attempt,
-      int maxAttempts,
-      Outcome outcome,
-      long nanos,
-      Duration retryIn);
+  /** A call begins, on the caller's thread: {@return what hears its attempts and its end} */
+  Call callStarted(ApiRequest request);
+
+  /**
+   * What the port hears of one call; every attempt started is finished once, then the call ends.
+   */
+  interface Call {
+    /** {@return the headers the attempt carries to a trusted origin (its trace's), often none} */
+    Map<String, String> attemptStarted(int attempt, int maxAttempts);
+
+    void attemptFinished(
+        int attempt, int maxAttempts, Outcome outcome, long nanos, Duration retryIn);
+
+    /** The call ended with the result, or the failure. */
+    void ended(Object result, Throwable failure);
+  }
 
   static IllegalArgumentException invalid(String message) {
     return new IllegalArgumentException(message);

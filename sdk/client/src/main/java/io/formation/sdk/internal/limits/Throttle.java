@@ -67,15 +67,19 @@ public final class Throttle {
     Duration pause = retryPolicy.pauseAfter(outcome);
     Lane lane = lane(request.url());
     long now = time.now();
+    boolean paused = false;
     synchronized (lane) {
       boolean cut = lane.rate.refused(now, sentAt);
       if (pause != null) {
-        lane.pause.pause(now, sentAt, pause);
+        paused = lane.pause.pause(now, sentAt, pause) && !pause.isZero();
       }
       // Only a cut's climb waits for the pause: noise leaves the rate as it was.
       if (cut && !lane.pause.left(now).isZero()) {
         lane.rate.pausedUntil(lane.pause.until());
       }
+    }
+    if (paused) {
+      port.paused(Origins.origin(lane.origin), pause);
     }
   }
 

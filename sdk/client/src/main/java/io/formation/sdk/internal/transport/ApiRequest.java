@@ -16,7 +16,8 @@ public record ApiRequest(
     String accept,
     long deadline,
     CallOptions options,
-    String idempotencyKey) {
+    String idempotencyKey,
+    Operation operation) {
   public static final String JSON = "application/json";
   public static final String JSON_API = "application/vnd.api+json";
 
@@ -31,6 +32,7 @@ public record ApiRequest(
     Objects.requireNonNull(url, "url");
     Objects.requireNonNull(accept, "accept");
     Objects.requireNonNull(options, "options");
+    Objects.requireNonNull(operation, "operation");
     if (!Checks.isToken(method)) {
       // The method goes into the request line as is: anything but a token would rewrite it.
       throw Port.invalid("Not a valid HTTP method");
@@ -38,7 +40,7 @@ public record ApiRequest(
   }
 
   public ApiRequest(String method, HttpUrl url, byte[] body, String accept, CallOptions options) {
-    this(method, url, body, accept, NO_DEADLINE, options, null);
+    this(method, url, body, accept, NO_DEADLINE, options, null, Operation.named(method));
   }
 
   /** The same request with its Idempotency-Key: the caller's, or a fresh one. */
@@ -50,7 +52,8 @@ public record ApiRequest(
         accept,
         deadline,
         options,
-        key != null ? key : UUID.randomUUID().toString());
+        key != null ? key : UUID.randomUUID().toString(),
+        operation);
   }
 
   public static ApiRequest get(HttpUrl url, String accept, CallOptions options) {
@@ -62,7 +65,12 @@ public record ApiRequest(
     if (deadline == NO_DEADLINE) {
       throw Port.invalid("a poll needs a deadline");
     }
-    return new ApiRequest(method, url, body, accept, deadline, options, null);
+    return new ApiRequest(method, url, body, accept, deadline, options, null, operation);
+  }
+
+  /** The same request, named for its trace. */
+  public ApiRequest as(Operation operation) {
+    return new ApiRequest(method, url, body, accept, deadline, options, idempotencyKey, operation);
   }
 
   /** The URL without its query, for messages and logs: a query can hold a cursor or a signature. */

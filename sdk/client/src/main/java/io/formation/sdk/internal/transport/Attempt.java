@@ -1,6 +1,7 @@
 package io.formation.sdk.internal.transport;
 
 import io.formation.sdk.internal.guards.Origins;
+import java.util.Map;
 import java.util.Set;
 import okhttp3.Call;
 import okhttp3.HttpUrl;
@@ -11,15 +12,17 @@ final class Attempt {
   private final Call call;
   private final HttpUrl url;
   private final Set<String> callerHeaders;
+  private final Map<String, String> traceHeaders;
   private volatile String token;
   private volatile boolean sent;
   private volatile Response kept;
   private volatile Thread blocked;
 
-  Attempt(Call call, HttpUrl url, Set<String> callerHeaders) {
+  Attempt(Call call, HttpUrl url, Set<String> callerHeaders, Map<String, String> traceHeaders) {
     this.call = call;
     this.url = url;
     this.callerHeaders = Set.copyOf(callerHeaders);
+    this.traceHeaders = traceHeaders;
   }
 
   Call call() {
@@ -33,6 +36,11 @@ final class Attempt {
 
   Set<String> callerHeaders() {
     return callerHeaders;
+  }
+
+  /** The trace's headers (a W3C {@code traceparent}), for the service's origins only. */
+  Map<String, String> traceHeaders() {
+    return traceHeaders;
   }
 
   /** Set by {@link AttemptInterceptor} on the thread that runs the attempt. */

@@ -40,11 +40,14 @@ record NetworkInterceptor(Map<Call, Attempt> attempts, Origins origins, long max
     if (attempt.crossesOrigin(request.url())) {
       attempt.callerHeaders().forEach(sent::removeHeader);
     }
+    // The token and the trace go to the service's origins alone, redirects included.
     if (origins.isTrusted(request.url())) {
       // Replaces any Authorization an interceptor up the chain may have set.
       sent.header("Authorization", "Bearer " + attempt.token());
+      attempt.traceHeaders().forEach(sent::header);
     } else {
       sent.removeHeader("Authorization");
+      attempt.traceHeaders().keySet().forEach(sent::removeHeader);
     }
     // The response carries the request without the token, so nothing up the chain (a caller's
     // logging interceptor, say) can read it back from response.request().

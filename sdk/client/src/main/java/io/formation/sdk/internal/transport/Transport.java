@@ -103,36 +103,49 @@ public final class Transport {
 
   /** Sends the request, retrying as the policy allows, and reads the body with the reader. */
   public <T> T send(ApiRequest request, Function<JsonResponse, T> reader) {
-    boolean reported = false;
+    Port.Call report = port.callStarted(request);
+    T result;
+    try {
+      result = send(request, report, reader);
+    } catch (RuntimeException | Error e) {
+      report.ended(null, e);
+      throw e;
+    }
+    report.ended(result, null);
+    return result;
+  }
+
+  private <T> T send(ApiRequest request, Port.Call report, Function<JsonResponse, T> reader) {
+    // The started attempt's trace headers; null until it is reported started.
+    Map<String, String> reported = null;
     for (int attempt = 1; ; ) {
       try {
         // The throttle lets a call go or refuses it (an exception); it never sends one itself.
         Sleeper.await(throttle.acquire(request));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        unanswered(request, attempt, reported, 0);
+        unanswered(request, report, attempt, reported != null, 0);
         throw port.failure("Interrupted while waiting to send " + Responses.describe(request), e);
       } catch (RuntimeException refused) {
         // Held back by a pause on its way out, then refused: it still ends as reported.
-        unanswered(request, attempt, reported, 0);
+        unanswered(request, report, attempt, reported != null, 0);
         throw refused;
       }
       long started = time.now();
-      if (!reported) {
+      if (reported == null) {
         // Reported once per attempt: one held back by a pause and sent later is still one.
-        port.attemptStarted(request, attempt, retryPolicy.maxAttempts(request));
-        reported = true;
+        reported = report.attemptStarted(attempt, retryPolicy.maxAttempts(request));
       }
-      Outcome outcome = attempt(request);
+      Outcome outcome = attempt(request, reported);
       if (heldByPause(outcome)) {
         continue;
       }
-      Duration delay = finished(request, attempt, outcome, started);
+      Duration delay = finished(request, report, attempt, outcome, started);
       if (delay == null) {
         return responses.finish(request, attempt, outcome, reader, closed);
       }
       attempt++;
-      reported = false;
+      reported = null;
       try {
         time.sleeper().sleep(delay);
       } catch (InterruptedException e) {
@@ -142,8 +155,8 @@ public final class Transport {
     }
   }
 
-  private Outcome attempt(ApiRequest request) {
-    Attempt attempt = newCall(request);
+  private Outcome attempt(ApiRequest request, Map<String, String> traceHeaders) {
+    Attempt attempt = newCall(request, traceHeaders);
     attempt.blocking(Thread.currentThread());
     watchInterrupts();
     try (Response response = attempt.call().execute()) {
@@ -194,20 +207,24 @@ public final class Transport {
 
   private <T> CompletableFuture<T> sendAsync(
       ApiRequest request, Function<JsonResponse, T> reader, Executor completions) {
+    Port.Call report = port.callStarted(request);
     AsyncOperation<T> operation = new AsyncOperation<>(completions);
-    attemptAsync(request, reader, 1, false, operation);
-    return operation.result();
+    CompletableFuture<T> result = operation.result();
+    result.whenComplete((value, error) -> report.ended(value, AsyncOperation.unwrap(error)));
+    attemptAsync(request, report, reader, 1, null, operation);
+    return result;
   }
 
   private <T> void attemptAsync(
       ApiRequest request,
+      Port.Call report,
       Function<JsonResponse, T> reader,
       int attempt,
-      boolean reported,
+      Map<String, String> reported,
       AsyncOperation<T> operation) {
     CompletableFuture<IOException> turn = throttle.acquire(request);
     if (!operation.track(turn)) {
-      unanswered(request, attempt, reported, 0);
+      unanswered(request, report, attempt, reported != null, 0);
       return;
     }
     turn.whenComplete(
@@ -215,25 +232,28 @@ public final class Transport {
             operation.run(
                 () -> {
                   if (operation.isDone() || error != null) {
-                    unanswered(request, attempt, reported, 0);
+                    unanswered(request, report, attempt, reported != null, 0);
                     if (error != null) {
                       operation.fail(AsyncOperation.unwrap(error));
                     }
                     return;
                   }
-                  if (!reported) {
-                    port.attemptStarted(request, attempt, retryPolicy.maxAttempts(request));
-                  }
-                  sendAttempt(request, reader, attempt, operation);
+                  Map<String, String> traceHeaders =
+                      reported != null
+                          ? reported
+                          : report.attemptStarted(attempt, retryPolicy.maxAttempts(request));
+                  sendAttempt(request, report, traceHeaders, reader, attempt, operation);
                 }));
   }
 
   private <T> void sendAttempt(
       ApiRequest request,
+      Port.Call report,
+      Map<String, String> traceHeaders,
       Function<JsonResponse, T> reader,
       int attempt,
       AsyncOperation<T> operation) {
-    Attempt inFlight = newCall(request);
+    Attempt inFlight = newCall(request, traceHeaders);
     Call call = inFlight.call();
     long started = time.now();
     CompletableFuture<Outcome> outcome = new CompletableFuture<>();
@@ -245,7 +265,7 @@ public final class Transport {
         });
     if (!operation.track(outcome)) {
       live.remove(call);
-      unanswered(request, attempt, true, 0);
+      unanswered(request, report, attempt, true, 0);
       return;
     }
     call.enqueue(
@@ -277,15 +297,15 @@ public final class Transport {
                 () -> {
                   if (operation.isDone()) {
                     // The caller ended the call (cancel, orTimeout, complete) before its answer.
-                    unanswered(request, attempt, true, time.now() - started);
+                    unanswered(request, report, attempt, true, time.now() - started);
                     return;
                   }
                   if (error != null) {
                     operation.fail(error);
                   } else if (heldByPause(done)) {
-                    attemptAsync(request, reader, attempt, true, operation);
+                    attemptAsync(request, report, reader, attempt, traceHeaders, operation);
                   } else {
-                    afterAttempt(request, reader, attempt, operation, done, started);
+                    afterAttempt(request, report, reader, attempt, operation, done, started);
                   }
                 }));
   }
@@ -293,34 +313,38 @@ public final class Transport {
   /** What follows an attempt: the result, the exception, or the next attempt after a wait. */
   private <T> void afterAttempt(
       ApiRequest request,
+      Port.Call report,
       Function<JsonResponse, T> reader,
       int attempt,
       AsyncOperation<T> operation,
       Outcome outcome,
       long started) {
-    Duration delay = finished(request, attempt, outcome, started);
+    Duration delay = finished(request, report, attempt, outcome, started);
     if (delay == null) {
       operation.complete(responses.finish(request, attempt, outcome, reader, closed));
       return;
     }
     operation.after(
-        time.sleeper(), delay, () -> attemptAsync(request, reader, attempt + 1, false, operation));
+        time.sleeper(),
+        delay,
+        () -> attemptAsync(request, report, reader, attempt + 1, null, operation));
   }
 
   /** Tells how the attempt went; {@return the wait before the next attempt, or null if none} */
-  private Duration finished(ApiRequest request, int attempt, Outcome outcome, long started) {
+  private Duration finished(
+      ApiRequest request, Port.Call report, int attempt, Outcome outcome, long started) {
     throttle.observe(request, outcome, started);
     Duration delay = closed ? null : retryPolicy.delayAfter(request, attempt, outcome);
-    port.attemptFinished(
-        request, attempt, retryPolicy.maxAttempts(request), outcome, time.now() - started, delay);
+    report.attemptFinished(
+        attempt, retryPolicy.maxAttempts(request), outcome, time.now() - started, delay);
     return delay;
   }
 
   /** Ends an attempt started but unanswered, so every start is finished once. */
-  private void unanswered(ApiRequest request, int attempt, boolean reported, long nanos) {
+  private void unanswered(
+      ApiRequest request, Port.Call report, int attempt, boolean reported, long nanos) {
     if (reported) {
-      port.attemptFinished(
-          request,
+      report.attemptFinished(
           attempt,
           retryPolicy.maxAttempts(request),
           Outcome.notSent(Port.interrupted("the call ended before an answer")),
@@ -335,7 +359,7 @@ public final class Transport {
   }
 
   /** The call of the request's next attempt, in flight from here on. */
-  private Attempt newCall(ApiRequest request) {
+  private Attempt newCall(ApiRequest request, Map<String, String> traceHeaders) {
     if (closed) {
       throw Port.illegalState("The FormationClient is closed: " + Responses.describe(request));
     }
@@ -369,7 +393,7 @@ public final class Transport {
     if (timeout.isPresent()) {
       call.timeout().timeout(timeout.get().toMillis(), TimeUnit.MILLISECONDS);
     }
-    Attempt attempt = new Attempt(call, request.url(), callerHeaders);
+    Attempt attempt = new Attempt(call, request.url(), callerHeaders, traceHeaders);
     live.put(call, attempt);
     if (closed) {
       // close() may have run between the check above and the put: don't let this one slip.
