@@ -1,0 +1,366 @@
+package io.formation.opentelemetry;
+
+import io.formation.sdk.AttemptEvent;
+import io.formation.sdk.FormationClient;
+import io.formation.sdk.FormationTracer;
+import io.formation.sdk.RateLimitException;
+import io.formation.sdk.StateChange;
+import io.opentelemetry.api.OpenTelemetry;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.api.common.Attributes;
+import io.opentelemetry.api.common.AttributesBuilder;
+import io.opentelemetry.api.metrics.DoubleHistogram;
+import io.opentelemetry.api.metrics.LongCounter;
+import io.opentelemetry.api.metrics.LongUpDownCounter;
+import io.opentelemetry.api.metrics.Meter;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.api.trace.SpanBuilder;
+import io.opentelemetry.api.trace.SpanContext;
+import io.opentelemetry.api.trace.SpanId;
+import io.opentelemetry.api.trace.SpanKind;
+import io.opentelemetry.api.trace.StatusCode;
+import io.opentelemetry.api.trace.TraceFlags;
+import io.opentelemetry.api.trace.TraceId;
+import io.opentelemetry.api.trace.TraceState;
+import io.opentelemetry.api.trace.Tracer;
+import io.opentelemetry.context.Context;
+import io.opentelemetry.context.Scope;
+import io.opentelemetry.context.propagation.TextMapPropagator;
+import io.opentelemetry.context.propagation.TextMapSetter;
+import java.net.URI;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The Formation SDK on OpenTelemetry: a span for each call of the SDK with a CLIENT span for each
+ * attempt inside it, on the stable HTTP client conventions; the {@code traceparent} sent to the
+ * service's origins only; the {@code http.client.request.duration} histogram and the formation's
+ * own metrics. A document set's saved wait keeps the context of the span that created it, so that
+ * every later poll, by any instance, and the tracking handler's completion join that trace.
+ *
+ * <pre>{@code
+ * FormationClient client = FormationClient.builder()
+ *     .baseUrl("https://api.example.com")
+ *     .accessToken(token)
+ *     .tracer(FormationOpenTelemetry.create(openTelemetry))
+ *     .build();
+ * }</pre>
+ *
+ * <p>See {@code docs/debugging.md} for the trace of one formation and what each name means.
+ */
+public final class FormationOpenTelemetry implements FormationTracer {
+  static final String SCOPE = "io.formation.sdk";
+
+  static final AttributeKey<String> METHOD = AttributeKey.stringKey("http.request.method");
+  static final AttributeKey<String> METHOD_ORIGINAL =
+      AttributeKey.stringKey("http.request.method_original");
+  static final AttributeKey<String> SERVER_ADDRESS = AttributeKey.stringKey("server.address");
+  static final AttributeKey<Long> SERVER_PORT = AttributeKey.longKey("server.port");
+  static final AttributeKey<String> URL_FULL = AttributeKey.stringKey("url.full");
+  static final AttributeKey<Long> STATUS = AttributeKey.longKey("http.response.status_code");
+  static final AttributeKey<String> ERROR_TYPE = AttributeKey.stringKey("error.type");
+  static final AttributeKey<Long> RESEND_COUNT = AttributeKey.longKey("http.request.resend_count");
+  static final AttributeKey<String> SET_ID = AttributeKey.stringKey("formation.document_set.id");
+  static final AttributeKey<String> FORM_ID = AttributeKey.stringKey("formation.form.id");
+  static final AttributeKey<String> STATE = AttributeKey.stringKey("formation.document_set.state");
+  static final AttributeKey<String> REFUSED_BY = AttributeKey.stringKey("formation.refused_by");
+
+  private static final Set<String> KNOWN_METHODS =
+      Set.of("GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH");
+
+  // The buckets the HTTP conventions advise for request durations, in seconds.
+  private static final List<Double> DURATION_BUCKETS =
+      List.of(0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1.0, 2.5, 5.0, 7.5, 10.0);
+
+  // Days: a state can last from seconds to weeks.
+  private static final List<Double> STATE_BUCKETS =
+      List.of(1.0, 10.0, 60.0, 600.0, 3600.0, 21600.0, 86400.0, 259200.0, 604800.0, 2592000.0);
+
+  private static final TextMapSetter<Map<String, String>> MAP_SETTER = Map::put;
+
+  private final Tracer tracer;
+  private final TextMapPropagator propagator;
+  private final DoubleHistogram requestDuration;
+  private final LongUpDownCounter setsByState;
+  private final DoubleHistogram timeInState;
+  private final DoubleHistogram pollLag;
+  private final LongCounter refusals;
+  private final LongCounter pauses;
+
+  private FormationOpenTelemetry(OpenTelemetry openTelemetry) {
+    this.tracer = openTelemetry.getTracer(SCOPE, FormationClient.version());
+    this.propagator = openTelemetry.getPropagators().getTextMapPropagator();
+    Meter meter =
+        openTelemetry
+            .meterBuilder(SCOPE)
+            .setInstrumentationVersion(FormationClient.version())
+            .build();
+    this.requestDuration =
+        meter
+            .histogramBuilder("http.client.request.duration")
+            .setUnit("s")
+            .setDescription("Duration of HTTP client requests.")
+            .setExplicitBucketBoundariesAdvice(DURATION_BUCKETS)
+            .build();
+    this.setsByState =
+        meter
+            .upDownCounterBuilder("formation.document_sets")
+            .setUnit("{document_set}")
+            .setDescription(
+                "Document sets by the state their waits last saw, summed over the instances.")
+            .build();
+    this.timeInState =
+        meter
+            .histogramBuilder("formation.document_set.state.duration")
+            .setUnit("s")
+            .setDescription("Time a document set spent in a state, from poll to poll.")
+            .setExplicitBucketBoundariesAdvice(STATE_BUCKETS)
+            .build();
+    this.pollLag =
+        meter
+            .histogramBuilder("formation.document_set.poll.lag")
+            .setUnit("s")
+            .setDescription(
+                "How late a state change can have been seen: the time since the poll before it.")
+            .setExplicitBucketBoundariesAdvice(STATE_BUCKETS)
+            .build();
+    this.refusals =
+        meter
+            .counterBuilder("formation.client.refusals")
+            .setUnit("{request}")
+            .setDescription("Requests refused for the rate: by the service (429) or by the client.")
+            .build();
+    this.pauses =
+        meter
+            .counterBuilder("formation.client.pauses")
+            .setUnit("{pause}")
+            .setDescription("Times the client paused an origin's calls as the service asked.")
+            .build();
+  }
+
+  /**
+   * The tracer to give {@link io.formation.sdk.FormationClient.Builder#tracer}.
+   *
+   * @param openTelemetry the application's OpenTelemetry (its SDK, or the agent's {@code
+   *     GlobalOpenTelemetry.get()})
+   * @return the tracer
+   */
+  public static FormationOpenTelemetry create(OpenTelemetry openTelemetry) {
+    return new FormationOpenTelemetry(Objects.requireNonNull(openTelemetry, "openTelemetry"));
+  }
+
+  @Override
+  public CallSpan startCall(Call call) {
+    Context parent = Context.current();
+    SpanContext creation = call.linkedTo().map(FormationOpenTelemetry::extract).orElse(null);
+    if (creation != null && !Span.fromContext(parent).getSpanContext().isValid()) {
+      // Nothing of the caller's to hang it on (a scheduler's thread): it joins the formation's
+      // trace.
+      parent = parent.with(Span.wrap(creation));
+    }
+    SpanBuilder builder =
+        tracer.spanBuilder(call.name()).setSpanKind(SpanKind.INTERNAL).setParent(parent);
+    call.documentSetId().ifPresent(id -> builder.setAttribute(SET_ID, id));
+    call.formId().ifPresent(id -> builder.setAttribute(FORM_ID, id));
+    if (creation != null) {
+      builder.addLink(creation);
+    }
+    return new Traced(builder.startSpan());
+  }
+
+  /** The span context a saved {@code traceparent} names, or null if it names none. */
+  static SpanContext extract(String traceparent) {
+    String[] parts = traceparent.split("-", -1);
+    if (parts.length != 4
+        || !parts[0].equals("00")
+        || !TraceId.isValid(parts[1])
+        || !SpanId.isValid(parts[2])
+        || parts[3].length() != 2) {
+      return null;
+    }
+    SpanContext context;
+    try {
+      context =
+          SpanContext.createFromRemoteParent(
+              parts[1], parts[2], TraceFlags.fromHex(parts[3], 0), TraceState.getDefault());
+    } catch (IllegalArgumentException notHex) {
+      return null;
+    }
+    return context.isValid() ? context : null;
+  }
+
+  /** The saved form of a span's context: its W3C {@code traceparent}. */
+  static String traceparent(SpanContext context) {
+    return "00-"
+        + context.getTraceId()
+        + "-"
+        + context.getSpanId()
+        + "-"
+        + context.getTraceFlags().asHex();
+  }
+
+  private final class Traced implements CallSpan {
+    private final Span span;
+    // The status of the call's last answered attempt: a 429 thrown without one is the client's.
+    private volatile int lastStatus;
+
+    Traced(Span span) {
+      this.span = span;
+    }
+
+    @Override
+    public AttemptSpan startAttempt(AttemptEvent attempt) {
+      URI url = URI.create(attempt.url());
+      String method = attempt.method();
+      SpanBuilder builder =
+          tracer
+              .spanBuilder(KNOWN_METHODS.contains(method) ? method : "HTTP")
+              .setSpanKind(SpanKind.CLIENT)
+              .setParent(Context.root().with(span));
+      AttributesBuilder common = Attributes.builder();
+      if (KNOWN_METHODS.contains(method)) {
+        common.put(METHOD, method);
+      } else {
+        common.put(METHOD, "_OTHER");
+        builder.setAttribute(METHOD_ORIGINAL, method);
+      }
+      common.put(SERVER_ADDRESS, url.getHost());
+      common.put(SERVER_PORT, port(url));
+      Attributes attributes = common.build();
+      builder.setAllAttributes(attributes);
+      builder.setAttribute(URL_FULL, withoutUserInfo(url));
+      if (attempt.attempt() > 1) {
+        builder.setAttribute(RESEND_COUNT, attempt.attempt() - 1L);
+      }
+      return new TracedAttempt(this, builder.startSpan(), attributes);
+    }
+
+    @Override
+    public void end(Optional<String> documentSetId, Optional<Throwable> failure) {
+      documentSetId.ifPresent(id -> span.setAttribute(SET_ID, id));
+      failure.ifPresent(
+          e -> {
+            span.setStatus(StatusCode.ERROR);
+            span.setAttribute(ERROR_TYPE, e.getClass().getName());
+            if (e instanceof RateLimitException && lastStatus != 429) {
+              refusals.add(1, Attributes.of(REFUSED_BY, "client"));
+            }
+          });
+      span.end();
+    }
+
+    @Override
+    public Optional<String> context() {
+      SpanContext context = span.getSpanContext();
+      return context.isValid() ? Optional.of(traceparent(context)) : Optional.empty();
+    }
+
+    @Override
+    public void run(Runnable work) {
+      Scope scope = span.makeCurrent();
+      try {
+        work.run();
+      } finally {
+        scope.close();
+      }
+    }
+  }
+
+  private final class TracedAttempt implements AttemptSpan {
+    private final Traced call;
+    private final Span span;
+    private final Attributes attributes;
+
+    TracedAttempt(Traced call, Span span, Attributes attributes) {
+      this.call = call;
+      this.span = span;
+      this.attributes = attributes;
+    }
+
+    @Override
+    public Map<String, String> headers() {
+      Map<String, String> carrier = new HashMap<>();
+      propagator.inject(Context.root().with(span), carrier, MAP_SETTER);
+      return carrier;
+    }
+
+    @Override
+    public void end(AttemptEvent attempt) {
+      call.lastStatus = attempt.statusCode();
+      AttributesBuilder measured = attributes.toBuilder();
+      String errorType = null;
+      if (attempt.statusCode() > 0) {
+        measured.put(STATUS, (long) attempt.statusCode());
+        span.setAttribute(STATUS, (long) attempt.statusCode());
+        if (attempt.statusCode() >= 400) {
+          errorType = Integer.toString(attempt.statusCode());
+        }
+        if (attempt.statusCode() == 429) {
+          refusals.add(1, Attributes.of(REFUSED_BY, "service"));
+        }
+      } else {
+        errorType = attempt.failure().map(e -> e.getClass().getName()).orElse("_OTHER");
+      }
+      if (errorType != null) {
+        measured.put(ERROR_TYPE, errorType);
+        span.setAttribute(ERROR_TYPE, errorType);
+        span.setStatus(StatusCode.ERROR);
+      }
+      requestDuration.record(attempt.took().toNanos() / 1e9, measured.build());
+      span.end();
+    }
+  }
+
+  @Override
+  public void stateChanged(StateChange change) {
+    String state = change.set().state().value();
+    setsByState.add(1, Attributes.of(STATE, state));
+    change
+        .previous()
+        .ifPresent(previous -> setsByState.add(-1, Attributes.of(STATE, previous.value())));
+    change
+        .previous()
+        .ifPresent(
+            previous ->
+                change
+                    .timeInPrevious()
+                    .ifPresent(
+                        took ->
+                            timeInState.record(
+                                seconds(took), Attributes.of(STATE, previous.value()))));
+    change.seenWithin().ifPresent(lag -> pollLag.record(seconds(lag), Attributes.of(STATE, state)));
+  }
+
+  @Override
+  public void paused(String origin, Duration pause) {
+    pauses.add(1);
+  }
+
+  private static double seconds(Duration duration) {
+    return duration.toNanos() / 1e9;
+  }
+
+  private static long port(URI url) {
+    if (url.getPort() > 0) {
+      return url.getPort();
+    }
+    return "http".equalsIgnoreCase(url.getScheme()) ? 80 : 443;
+  }
+
+  /** The URL as the SDK gives it (never a query), without user info should one be there. */
+  private static String withoutUserInfo(URI url) {
+    if (url.getRawUserInfo() == null) {
+      return url.toString();
+    }
+    return url.getScheme()
+        + "://"
+        + url.getHost()
+        + (url.getPort() > 0 ? ":" + url.getPort() : "")
+        + Optional.ofNullable(url.getRawPath()).orElse("");
+  }
+}
