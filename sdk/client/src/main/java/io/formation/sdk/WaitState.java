@@ -49,11 +49,12 @@ import java.util.Optional;
  * <p>A wait tells that a set needs input once per episode: {@link PollResult.Kind#INPUT_NEEDED}
  * comes once, and again only after the set moved on or a submission was told.
  *
- * <p>The string form is versioned ({@code w1.} and {@code w2.} today): later versions of the SDK
- * read every earlier form, and this one refuses a later form with a message saying so. It is about
- * 100 bytes for a typical id, at most 2,048 characters for any wait (an id longer than 1,024
- * characters once escaped is refused), and holds no secret (no token, no URL), only the id and
- * times.
+ * <p>The string form is versioned ({@code w1.} to {@code w3.} today; {@code w3.} only for a wait
+ * that carries a trace context): later versions of the SDK read every earlier form, and this one
+ * refuses a later form with a message saying so. It is about 100 bytes for a typical id (about 170
+ * with a trace context), at most 2,048 characters for any wait (an id longer than 1,024 characters
+ * once escaped is refused), and holds no secret (no token, no URL), only the id, times and the
+ * trace context.
  */
 public final class WaitState {
   // Epoch milliseconds, as saved: each of thousands of parked waits is one small object.

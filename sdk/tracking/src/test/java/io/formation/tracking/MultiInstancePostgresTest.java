@@ -2,13 +2,25 @@ package io.formation.tracking;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.formation.opentelemetry.FormationOpenTelemetry;
 import io.formation.sandbox.FormationSandbox;
 import io.formation.sandbox.SandboxOptions;
 import io.formation.sandbox.SandboxTemplates;
+import io.formation.sdk.DocumentSets;
 import io.formation.sdk.FormationClient;
 import io.formation.sdk.PollOptions;
+import io.formation.sdk.model.DocumentSet;
+import io.formation.sdk.model.Form;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -58,8 +70,24 @@ class MultiInstancePostgresTest {
                     // Long enough for all sets to be tracked before the first leaves its lag.
                     .withProcessingLag(Duration.ofSeconds(20))
                     .withStepDelay(Duration.ofSeconds(4)));
-        FormationClient client = SandboxClients.of(sandbox);
         Closer closing = new Closer()) {
+      // Traced, as a partner's backend creating sets would be: the instances' spans join these.
+      InMemorySpanExporter creations = InMemorySpanExporter.create();
+      OpenTelemetrySdk openTelemetry =
+          closing.add(
+              OpenTelemetrySdk.builder()
+                  .setTracerProvider(
+                      SdkTracerProvider.builder()
+                          .addSpanProcessor(SimpleSpanProcessor.create(creations))
+                          .build())
+                  .build());
+      FormationClient client =
+          closing.add(
+              FormationClient.builder()
+                  .baseUrl(sandbox.baseUrl())
+                  .accessToken(sandbox.token())
+                  .tracer(FormationOpenTelemetry.create(openTelemetry))
+                  .build());
       String jdbcUrl = postgres.getJdbcUrl("postgres", "postgres");
       // Pooled, as in production: a new PostgreSQL connection per statement costs a process.
       HikariConfig pool = new HikariConfig();
@@ -84,8 +112,10 @@ class MultiInstancePostgresTest {
       solo.stop();
       double soloPolls = pollsPerSet(sandbox, soloSets);
 
-      // Three instances, one killed, one restarted.
+      // Three instances, one killed, one restarted; a few sets created through the client.
       List<String> sets = submitted(sandbox);
+      List<String> traced = createdAndSubmitted(client, TRACED);
+      sets.addAll(traced);
       track(enrolment, sets);
       Instance a = launcher.start("a");
       Instance b = launcher.start("b");
@@ -128,6 +158,21 @@ class MultiInstancePostgresTest {
         assertThat(sandbox.documentSet(id).orElseThrow().isComplete()).as(id).isTrue();
       }
       assertThat(completed).containsAll(sets);
+      // One formation, one trace: each set's polls and completion, by whichever instance, join
+      // the trace of the span that created it, and link to that span.
+      for (String id : traced) {
+        SpanData creation =
+            creations.getFinishedSpanItems().stream()
+                .filter(span -> span.getName().equals("DocumentSets.create"))
+                .filter(span -> id.equals(span.getAttributes().get(SET_ID)))
+                .findFirst()
+                .orElseThrow();
+        String joined = "T %s " + id + " " + creation.getTraceId() + " " + creation.getSpanId();
+        assertThat(records.traced).as(id).contains(String.format(joined, "DocumentSets.poll"));
+        assertThat(records.traced)
+            .as(id)
+            .contains(String.format(joined, "FormationTracker.completed"));
+      }
       assertThat(records.overlaps()).as("sets polled by two instances at once").isEmpty();
       // Polls fall behind their schedule on a busy machine, one instance's more than three's: each
       // run is held to the schedule, the most polls a set gets when no poll is made twice.
@@ -137,6 +182,27 @@ class MultiInstancePostgresTest {
           .as("three instances' polls per set")
           .isLessThanOrEqualTo(1.1 * scheduled);
     }
+  }
+
+  private static final int TRACED = 5;
+  private static final AttributeKey<String> SET_ID =
+      AttributeKey.stringKey("formation.document_set.id");
+
+  /** Sets created and their forms submitted through the client, as a partner's backend does. */
+  private static List<String> createdAndSubmitted(FormationClient client, int count)
+      throws IOException {
+    JsonNode answers =
+        new ObjectMapper()
+            .readTree(Paths.get("..", "..", "examples", "recipes", "answers.json").toFile());
+    List<String> ids = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      DocumentSet set = client.documentSets().create(DocumentSets.DELAWARE_CORPORATION);
+      for (Form form : client.forms().list(set.id())) {
+        client.forms().submit(form, answers.get(form.id()));
+      }
+      ids.add(set.id());
+    }
+    return ids;
   }
 
   private static final int SKEW_SETS = 300;
@@ -568,6 +634,8 @@ class MultiInstancePostgresTest {
     final List<String> deliveries = new ArrayList<>();
     final List<Delivery> delivered = new ArrayList<>();
     final Map<String, List<Poll>> unanswered = new HashMap<>();
+    // "T span setId traceId links" lines, as written.
+    final Set<String> traced = new HashSet<>();
 
     static Records read(List<Instance> instances, long killedAt) throws IOException {
       Records records = new Records();
@@ -596,6 +664,11 @@ class MultiInstancePostgresTest {
                 records.deliveries.add(parts[1] + " " + parts[2] + " " + parts[3]);
                 records.delivered.add(
                     new Delivery(parts[1], parts[2], parts[3], Long.parseLong(parts[4])));
+              }
+            }
+            case "T" -> {
+              if (parts.length == 5) {
+                records.traced.add(line);
               }
             }
             default -> {

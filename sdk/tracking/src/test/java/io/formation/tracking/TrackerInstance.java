@@ -2,12 +2,21 @@ package io.formation.tracking;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.formation.opentelemetry.FormationOpenTelemetry;
 import io.formation.sdk.AttemptEvent;
 import io.formation.sdk.FormationClient;
 import io.formation.sdk.FormationException;
 import io.formation.sdk.FormationListener;
 import io.formation.sdk.PollOptions;
 import io.formation.sdk.model.DocumentSet;
+import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.common.CompletableResultCode;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.data.LinkData;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
+import io.opentelemetry.sdk.trace.export.SpanExporter;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -15,6 +24,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -26,6 +36,7 @@ import java.util.concurrent.TimeUnit;
  * S setId micros             a poll of the set was sent
  * E setId micros             its answer came (or it failed)
  * D kind setId state micros  the handler was called
+ * T span setId traceId links  a span linked to the span that created its set
  * </pre>
  *
  * <p>Times are the machine's monotonic clock ({@code System.nanoTime()} in microseconds), which
@@ -76,6 +87,7 @@ public final class TrackerInstance {
                 .allowInsecureHttp(true)
                 .userAgent("tracker-" + name)
                 .listener(records.listener())
+                .tracer(FormationOpenTelemetry.create(records.openTelemetry()))
                 .build()) {
       FormationTracker tracker =
           FormationTracker.builder(client, dataSource, records)
@@ -123,6 +135,48 @@ public final class TrackerInstance {
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
+    }
+
+    /**
+     * OpenTelemetry whose spans of saved waits (those linked to the span that created their set)
+     * are written as {@code T name setId traceId linkedSpanIds micros}.
+     */
+    OpenTelemetrySdk openTelemetry() {
+      SpanExporter exporter =
+          new SpanExporter() {
+            @Override
+            public CompletableResultCode export(Collection<SpanData> spans) {
+              for (SpanData span : spans) {
+                String setId =
+                    span.getAttributes().get(AttributeKey.stringKey("formation.document_set.id"));
+                if (!span.getLinks().isEmpty() && setId != null) {
+                  StringBuilder links = new StringBuilder();
+                  for (LinkData link : span.getLinks()) {
+                    links.append(links.length() == 0 ? "" : ",");
+                    links.append(link.getSpanContext().getSpanId());
+                  }
+                  line("T " + span.getName() + " " + setId + " " + span.getTraceId() + " " + links);
+                }
+              }
+              return CompletableResultCode.ofSuccess();
+            }
+
+            @Override
+            public CompletableResultCode flush() {
+              return CompletableResultCode.ofSuccess();
+            }
+
+            @Override
+            public CompletableResultCode shutdown() {
+              return CompletableResultCode.ofSuccess();
+            }
+          };
+      return OpenTelemetrySdk.builder()
+          .setTracerProvider(
+              SdkTracerProvider.builder()
+                  .addSpanProcessor(SimpleSpanProcessor.create(exporter))
+                  .build())
+          .build();
     }
 
     private synchronized void line(String line) {
