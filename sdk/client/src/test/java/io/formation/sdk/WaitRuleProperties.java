@@ -194,15 +194,23 @@ class WaitRuleProperties {
 
   @Property(tries = 300)
   void everyStringAWaitEncodesToDecodesToAnEqualWait(
-      @ForAll("ids") String id, @ForAll("options") PollOptions options) {
+      @ForAll("ids") String id,
+      @ForAll("options") PollOptions options,
+      @ForAll("traces") String trace) {
     WaitState wait;
     try {
-      wait = WaitState.start(id, START, options, START.minusSeconds(3), null);
+      wait = WaitState.start(id, START, options, START.minusSeconds(3), trace);
     } catch (IllegalArgumentException refused) {
       assertThat(refused).hasMessageContaining("document set id");
       return;
     }
     assertRoundTrips(wait);
+    // A context a wait cannot save is left out; one it can is kept as given.
+    assertThat(wait.traceContext())
+        .isEqualTo(
+            trace != null && WaitCodec.saveableTrace(trace)
+                ? java.util.Optional.of(trace)
+                : java.util.Optional.empty());
     Random random = new Random(id.hashCode());
     WaitRule rule = new WaitRule(options, random::nextDouble, retryPolicy());
     Instant now = START;
@@ -214,6 +222,7 @@ class WaitRuleProperties {
       }
       wait = decision.result().waitState();
       assertRoundTrips(wait);
+      assertThat(WaitState.decode(wait.encode()).traceContext()).isEqualTo(wait.traceContext());
     }
   }
 
@@ -307,6 +316,19 @@ class WaitRuleProperties {
             .ofMinLength(1)
             .ofMaxLength(400)
             .filter(s -> !s.isBlank() && !s.equals(".") && !s.equals("..")));
+  }
+
+  @Provide
+  Arbitrary<String> traces() {
+    return Arbitraries.oneOf(
+            Arbitraries.strings()
+                .withCharRange('0', '9')
+                .withCharRange('a', 'f')
+                .ofLength(32)
+                .map(traceId -> "00-" + traceId + "-b7ad6b7169203331-03"),
+            Arbitraries.strings().ascii().ofMaxLength(200),
+            Arbitraries.strings().all().ofMaxLength(40))
+        .injectNull(0.2);
   }
 
   @Provide
