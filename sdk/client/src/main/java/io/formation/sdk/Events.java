@@ -3,6 +3,7 @@ package io.formation.sdk;
 import io.formation.sdk.internal.Port;
 import io.formation.sdk.internal.guards.Checks;
 import io.formation.sdk.internal.guards.Log;
+import io.formation.sdk.internal.guards.Origins;
 import io.formation.sdk.internal.transport.ApiRequest;
 import io.formation.sdk.internal.transport.Operation;
 import io.formation.sdk.internal.transport.Outcome;
@@ -319,6 +320,8 @@ final class Events implements Port {
 
   @Override
   public RuntimeException rateLimited(ApiRequest request, Duration retryAfter, String why) {
+    String origin = Origins.origin(request.url());
+    each(each -> each.heldBack(origin, retryAfter));
     return Exceptions.rateLimited(request, retryAfter, why);
   }
 

@@ -74,6 +74,16 @@ public interface FormationListener {
   default void paused(String origin, Duration pause) {}
 
   /**
+   * The client refused a call without sending it, with a {@link RateLimitException}: the origin's
+   * pause or the rate learned from its refusals would not let it go before its timeout or its
+   * wait's deadline.
+   *
+   * @param origin the origin, as {@code https://api.example.com}
+   * @param retryAfter how long the call would have had to wait
+   */
+  default void heldBack(String origin, Duration retryAfter) {}
+
+  /**
    * The same change as {@link #stateChanged(DocumentSet)}, with what the wait saw before it: the
    * previous state, how long the set was in it, and how late the change can have been seen.
    *

@@ -3,7 +3,6 @@ package io.formation.opentelemetry;
 import io.formation.sdk.AttemptEvent;
 import io.formation.sdk.FormationClient;
 import io.formation.sdk.FormationTracer;
-import io.formation.sdk.RateLimitException;
 import io.formation.sdk.StateChange;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
@@ -158,10 +157,11 @@ public final class FormationOpenTelemetry implements FormationTracer {
   public CallSpan startCall(Call call) {
     Context parent = Context.current();
     SpanContext creation = call.linkedTo().map(FormationOpenTelemetry::extract).orElse(null);
-    if (creation != null && !Span.fromContext(parent).getSpanContext().isValid()) {
-      // Nothing of the caller's to hang it on (a scheduler's thread): it joins the formation's
-      // trace.
-      parent = parent.with(Span.wrap(creation));
+    SpanContext caller = Span.fromContext(parent).getSpanContext();
+    if (creation != null) {
+      // One formation, one trace: a saved wait's calls join the trace of the set's creation,
+      // whichever thread, instance or caller's span they run in; the caller's span is linked.
+      parent = Context.root().with(Span.wrap(creation));
     }
     SpanBuilder builder =
         tracer.spanBuilder(call.name()).setSpanKind(SpanKind.INTERNAL).setParent(parent);
@@ -169,6 +169,9 @@ public final class FormationOpenTelemetry implements FormationTracer {
     call.formId().ifPresent(id -> builder.setAttribute(FORM_ID, id));
     if (creation != null) {
       builder.addLink(creation);
+      if (caller.isValid()) {
+        builder.addLink(caller);
+      }
     }
     return new Traced(builder.startSpan());
   }
@@ -206,8 +209,6 @@ public final class FormationOpenTelemetry implements FormationTracer {
 
   private final class Traced implements CallSpan {
     private final Span span;
-    // The status of the call's last answered attempt: a 429 thrown without one is the client's.
-    private volatile int lastStatus;
 
     Traced(Span span) {
       this.span = span;
@@ -237,7 +238,7 @@ public final class FormationOpenTelemetry implements FormationTracer {
       if (attempt.attempt() > 1) {
         builder.setAttribute(RESEND_COUNT, attempt.attempt() - 1L);
       }
-      return new TracedAttempt(this, builder.startSpan(), attributes);
+      return new TracedAttempt(builder.startSpan(), attributes);
     }
 
     @Override
@@ -247,9 +248,6 @@ public final class FormationOpenTelemetry implements FormationTracer {
           e -> {
             span.setStatus(StatusCode.ERROR);
             span.setAttribute(ERROR_TYPE, e.getClass().getName());
-            if (e instanceof RateLimitException && lastStatus != 429) {
-              refusals.add(1, Attributes.of(REFUSED_BY, "client"));
-            }
           });
       span.end();
     }
@@ -272,12 +270,10 @@ public final class FormationOpenTelemetry implements FormationTracer {
   }
 
   private final class TracedAttempt implements AttemptSpan {
-    private final Traced call;
     private final Span span;
     private final Attributes attributes;
 
-    TracedAttempt(Traced call, Span span, Attributes attributes) {
-      this.call = call;
+    TracedAttempt(Span span, Attributes attributes) {
       this.span = span;
       this.attributes = attributes;
     }
@@ -291,7 +287,6 @@ public final class FormationOpenTelemetry implements FormationTracer {
 
     @Override
     public void end(AttemptEvent attempt) {
-      call.lastStatus = attempt.statusCode();
       AttributesBuilder measured = attributes.toBuilder();
       String errorType = null;
       if (attempt.statusCode() > 0) {
@@ -318,27 +313,41 @@ public final class FormationOpenTelemetry implements FormationTracer {
 
   @Override
   public void stateChanged(StateChange change) {
-    String state = change.set().state().value();
-    setsByState.add(1, Attributes.of(STATE, state));
-    change
-        .previous()
-        .ifPresent(previous -> setsByState.add(-1, Attributes.of(STATE, previous.value())));
+    Attributes state = state(change.set().state().value());
+    setsByState.add(1, state);
     change
         .previous()
         .ifPresent(
-            previous ->
-                change
-                    .timeInPrevious()
-                    .ifPresent(
-                        took ->
-                            timeInState.record(
-                                seconds(took), Attributes.of(STATE, previous.value()))));
-    change.seenWithin().ifPresent(lag -> pollLag.record(seconds(lag), Attributes.of(STATE, state)));
+            previous -> {
+              Attributes was = state(previous.value());
+              setsByState.add(-1, was);
+              change.timeInPrevious().ifPresent(took -> timeInState.record(seconds(took), was));
+            });
+    change.seenWithin().ifPresent(lag -> pollLag.record(seconds(lag), state));
   }
 
   @Override
   public void paused(String origin, Duration pause) {
     pauses.add(1);
+  }
+
+  @Override
+  public void heldBack(String origin, Duration retryAfter) {
+    refusals.add(1, Attributes.of(REFUSED_BY, "client"));
+  }
+
+  /**
+   * A state as a metric attribute: the service's few states as they are; anything longer or odder
+   * (the digest a saved wait keeps for a state it cannot hold) as {@code _OTHER}, so that a state's
+   * +1 and -1 always meet and the series stay few.
+   */
+  static Attributes state(String value) {
+    boolean plain = !value.isEmpty() && value.length() <= 64;
+    for (int i = 0; plain && i < value.length(); i++) {
+      char c = value.charAt(i);
+      plain = c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_';
+    }
+    return Attributes.of(STATE, plain ? value : "_OTHER");
   }
 
   private static double seconds(Duration duration) {

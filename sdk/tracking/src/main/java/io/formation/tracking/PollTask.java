@@ -142,25 +142,35 @@ final class PollTask {
       run(call);
       return;
     }
-    RuntimeException[] thrown = new RuntimeException[1];
+    Throwable[] thrown = new Throwable[1];
+    boolean[] ran = new boolean[1];
+    Runnable told =
+        () -> {
+          ran[0] = true;
+          try {
+            run(call);
+          } catch (RuntimeException | Error e) {
+            thrown[0] = e;
+          }
+        };
     try {
-      span.run(
-          () -> {
-            try {
-              run(call);
-            } catch (RuntimeException e) {
-              thrown[0] = e;
-            }
-          });
-    } finally {
-      try {
-        span.end(Optional.of(wait.setId()), Optional.ofNullable(thrown[0]));
-      } catch (RuntimeException ignored) {
-        // A tracer's failure never changes what the handler did.
+      span.run(told);
+    } catch (RuntimeException | Error tracerFailed) {
+      // A tracer's failure never keeps the handler from being told.
+      if (!ran[0]) {
+        told.run();
       }
     }
+    try {
+      span.end(Optional.of(wait.setId()), Optional.ofNullable(thrown[0]));
+    } catch (RuntimeException | Error ignored) {
+      // Nor changes what the handler did.
+    }
+    if (thrown[0] instanceof Error error) {
+      throw error;
+    }
     if (thrown[0] != null) {
-      throw thrown[0];
+      throw (RuntimeException) thrown[0];
     }
   }
 
@@ -177,7 +187,7 @@ final class PollTask {
                           Optional.empty(),
                           wait.traceContext())))
           .orElse(null);
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) {
       return null;
     }
   }

@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -138,9 +137,6 @@ class TrackingTracingReviewTest {
   }
 
   @Test
-  @Disabled(
-      "fails: a handler that throws an Error ends its span as a success (PollTask.java:151"
-          + " catches RuntimeException only, so the finally ends the span with no failure)")
   void aHandlerThatThrowsAnErrorEndsItsSpanWithThatError() {
     Tracer tracer = new Tracer();
     Setup setup =
@@ -163,9 +159,6 @@ class TrackingTracingReviewTest {
   }
 
   @Test
-  @Disabled(
-      "fails: a tracer whose CallSpan.run throws keeps the handler from being told and fails the"
-          + " execution (PollTask.java:147 calls span.run outside any guard)")
   void aTracerWhoseRunThrowsNeverKeepsTheHandlerFromBeingTold() {
     Tracer tracer = new Tracer();
     tracer.runThrows = new IllegalStateException("context storage broken");
@@ -186,10 +179,6 @@ class TrackingTracingReviewTest {
   }
 
   @Test
-  @Disabled(
-      "fails: a tracer's Error on ending the handler's span fails the execution"
-          + " (PollTask.java:158 catches RuntimeException only; FormationTracer says whatever a"
-          + " tracer throws is ignored)")
   void aTracerThatThrowsAnErrorOnEndingTheHandlersSpanChangesNothing() {
     Tracer tracer = new Tracer();
     tracer.endThrows = new NoClassDefFoundError("io/opentelemetry/sdk/trace/Missing");

@@ -9,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.concurrent.CancellationException;
 import okhttp3.Headers;
 
 /**
@@ -73,6 +74,11 @@ public interface Port {
 
   static NullPointerException missing(String name) {
     return new NullPointerException(name);
+  }
+
+  /** How a call its caller cancelled ended. */
+  static CancellationException cancelled() {
+    return new CancellationException("cancelled by the caller");
   }
 
   static NoSuchElementException noMoreElements() {

@@ -1,5 +1,6 @@
 package io.formation.sdk.internal.transport;
 
+import io.formation.sdk.internal.Port;
 import io.formation.sdk.internal.time.Sleeper;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -10,6 +11,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.BiConsumer;
 
 /** An async operation made of steps run one after another (attempts, waits, polls). */
 public final class AsyncOperation<T> implements Sleeper.Wakeup {
@@ -32,10 +34,16 @@ public final class AsyncOperation<T> implements Sleeper.Wakeup {
   private final Returned<T> returned = new Returned<>(this);
   private volatile Future<?> step;
   private volatile Runnable afterWait;
+  private volatile BiConsumer<Object, Throwable> onEnd;
   private volatile int ended;
 
   public AsyncOperation(Executor completions) {
     this.completions = completions;
+  }
+
+  /** Tells {@code onEnd} how the operation ended, once, before the caller's future completes. */
+  public void onEnd(BiConsumer<Object, Throwable> onEnd) {
+    this.onEnd = onEnd;
   }
 
   /** The caller's future. */
@@ -101,13 +109,22 @@ public final class AsyncOperation<T> implements Sleeper.Wakeup {
 
   public void complete(T value) {
     if (end()) {
+      ended(value, null);
       deliver(value, null);
     }
   }
 
   public void fail(Throwable error) {
     if (end()) {
+      ended(null, error);
       deliver(null, error);
+    }
+  }
+
+  private void ended(Object value, Throwable error) {
+    BiConsumer<Object, Throwable> told = onEnd;
+    if (told != null) {
+      told.accept(value, error);
     }
   }
 
@@ -158,20 +175,26 @@ public final class AsyncOperation<T> implements Sleeper.Wakeup {
 
     @Override
     public boolean complete(T value) {
-      operation.end();
+      if (operation.end()) {
+        operation.ended(value, null);
+      }
       return super.complete(value);
     }
 
     @Override
     public boolean completeExceptionally(Throwable error) {
       Objects.requireNonNull(error, "error");
-      operation.end();
+      if (operation.end()) {
+        operation.ended(null, error);
+      }
       return super.completeExceptionally(error);
     }
 
     @Override
     public boolean cancel(boolean mayInterruptIfRunning) {
-      operation.end();
+      if (operation.end()) {
+        operation.ended(null, Port.cancelled());
+      }
       return super.cancel(mayInterruptIfRunning);
     }
   }

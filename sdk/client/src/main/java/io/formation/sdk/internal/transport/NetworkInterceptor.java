@@ -44,7 +44,15 @@ record NetworkInterceptor(Map<Call, Attempt> attempts, Origins origins, long max
     if (origins.isTrusted(request.url())) {
       // Replaces any Authorization an interceptor up the chain may have set.
       sent.header("Authorization", "Bearer " + attempt.token());
-      attempt.traceHeaders().forEach(sent::header);
+      // The trace adds headers, never replaces one the request has (an Idempotency-Key, say).
+      attempt
+          .traceHeaders()
+          .forEach(
+              (name, value) -> {
+                if (request.header(name) == null) {
+                  sent.header(name, value);
+                }
+              });
     } else {
       sent.removeHeader("Authorization");
       attempt.traceHeaders().keySet().forEach(sent::removeHeader);

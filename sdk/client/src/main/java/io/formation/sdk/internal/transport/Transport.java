@@ -136,7 +136,13 @@ public final class Transport {
         // Reported once per attempt: one held back by a pause and sent later is still one.
         reported = report.attemptStarted(attempt, retryPolicy.maxAttempts(request));
       }
-      Outcome outcome = attempt(request, reported);
+      Outcome outcome;
+      try {
+        outcome = attempt(request, reported);
+      } catch (RuntimeException closed) {
+        unanswered(request, report, attempt, true, 0);
+        throw closed;
+      }
       if (heldByPause(outcome)) {
         continue;
       }
@@ -209,10 +215,10 @@ public final class Transport {
       ApiRequest request, Function<JsonResponse, T> reader, Executor completions) {
     Port.Call report = port.callStarted(request);
     AsyncOperation<T> operation = new AsyncOperation<>(completions);
-    CompletableFuture<T> result = operation.result();
-    result.whenComplete((value, error) -> report.ended(value, AsyncOperation.unwrap(error)));
+    // Ended before the caller's future completes: its continuations see the call's end.
+    operation.onEnd(report::ended);
     attemptAsync(request, report, reader, 1, null, operation);
-    return result;
+    return operation.result();
   }
 
   private <T> void attemptAsync(
@@ -253,7 +259,13 @@ public final class Transport {
       Function<JsonResponse, T> reader,
       int attempt,
       AsyncOperation<T> operation) {
-    Attempt inFlight = newCall(request, traceHeaders);
+    Attempt inFlight;
+    try {
+      inFlight = newCall(request, traceHeaders);
+    } catch (RuntimeException closed) {
+      unanswered(request, report, attempt, true, 0);
+      throw closed;
+    }
     Call call = inFlight.call();
     long started = time.now();
     CompletableFuture<Outcome> outcome = new CompletableFuture<>();
