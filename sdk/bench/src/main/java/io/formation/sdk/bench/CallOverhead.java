@@ -21,9 +21,9 @@ import org.openjdk.jmh.runner.options.VerboseMode;
  * fork each per round (default 7 rounds, {@code -Drounds=n}), so a change in the machine's load
  * weighs on them alike, and each time ratio is the median of the rounds' ratios: forks on a small
  * machine spread by about ±10%, and one slow fork must not decide it. The first 3 rounds ({@code
- * -DdebugRounds=n}) also run the SDK with debug logging on. Then a cross-check interleaves the two
- * in one JVM ({@code -DinterleavedRounds=0} to skip it). Other arguments are JMH's own ({@code -wi
- * 2 -i 3}) and override the benchmark's defaults.
+ * -DdebugRounds=n}) also run the SDK with debug logging on. Then a cross-check interleaves the
+ * three in one JVM ({@code -DinterleavedRounds=0} to skip it). Other arguments are JMH's own
+ * ({@code -wi 2 -i 3}) and override the benchmark's defaults.
  */
 public final class CallOverhead {
   static final double TIME_TARGET = 1.05;
@@ -160,41 +160,46 @@ public final class CallOverhead {
     int batch = 2_000;
     CallOverheadBenchmark bench = new CallOverheadBenchmark();
     CallOverheadBenchmark.ClientThread counters = new CallOverheadBenchmark.ClientThread();
+    CallOverheadBenchmark.Traced traced = new CallOverheadBenchmark.Traced();
     bench.start();
+    traced.start(bench);
     try {
       for (int i = 0; i < 20_000; i++) {
         bench.sdk(counters);
         bench.raw(counters);
+        bench.traced(traced, counters);
       }
       List<Double> ratios = new ArrayList<>();
+      List<Double> tracedRatios = new ArrayList<>();
       for (int round = 0; round < rounds; round++) {
-        long sdkNanos = 0;
-        long rawNanos = 0;
-        for (int side = 0; side < 2; side++) {
-          boolean isSdk = (side == 0) == (round % 2 == 0);
+        long[] nanos = new long[3]; // sdk, raw, traced
+        for (int i = 0; i < 3; i++) {
+          // Each side takes each place in the order in turn.
+          int side = (round + i) % 3;
           long start = System.nanoTime();
-          for (int i = 0; i < batch; i++) {
-            if (isSdk) {
-              bench.sdk(counters);
-            } else {
-              bench.raw(counters);
+          for (int call = 0; call < batch; call++) {
+            switch (side) {
+              case 0 -> bench.sdk(counters);
+              case 1 -> bench.raw(counters);
+              default -> bench.traced(traced, counters);
             }
           }
-          long elapsed = System.nanoTime() - start;
-          if (isSdk) {
-            sdkNanos = elapsed;
-          } else {
-            rawNanos = elapsed;
-          }
+          nanos[side] = System.nanoTime() - start;
         }
-        ratios.add((double) sdkNanos / rawNanos);
+        ratios.add((double) nanos[0] / nanos[1]);
+        tracedRatios.add((double) nanos[2] / nanos[1]);
       }
       Collections.sort(ratios);
+      Collections.sort(tracedRatios);
       System.out.printf(
           "SDK/raw time per call, interleaved in one JVM (%d rounds of %,d calls each):"
               + " median %.3f, quartiles %.3f .. %.3f%n",
           rounds, batch, median(ratios), ratios.get(rounds / 4), ratios.get(rounds * 3 / 4));
+      System.out.printf(
+          "Traced/raw time per call, interleaved the same way: median %.3f, quartiles %.3f .. %.3f%n",
+          median(tracedRatios), tracedRatios.get(rounds / 4), tracedRatios.get(rounds * 3 / 4));
     } finally {
+      traced.stop();
       bench.stop();
     }
   }
