@@ -25,6 +25,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.opentelemetry.autoconfigure.OpenTelemetrySdkAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
@@ -82,6 +83,30 @@ class FormationOpenTelemetryAutoConfigurationTest {
                                       assertThat(value)
                                           .contains(post.getTraceId())
                                           .contains(post.getSpanId())));
+            });
+  }
+
+  @Test
+  void boot4sOwnOpenTelemetryBeanIsThereBeforeTheClientIsBuilt() {
+    new ApplicationContextRunner()
+        .withConfiguration(
+            AutoConfigurations.of(
+                FormationAutoConfiguration.class, OpenTelemetrySdkAutoConfiguration.class))
+        .withPropertyValues("formation.sandbox.enabled=true")
+        .withBean(
+            SdkTracerProvider.class,
+            () ->
+                SdkTracerProvider.builder()
+                    .addSpanProcessor(SimpleSpanProcessor.create(spans))
+                    .build())
+        .run(
+            context -> {
+              assertThat(context).hasSingleBean(OpenTelemetrySdk.class);
+              context.getBean(DocumentSets.class).create(DocumentSets.DELAWARE_CORPORATION);
+
+              assertThat(spans.getFinishedSpanItems())
+                  .extracting(SpanData::getName)
+                  .contains("DocumentSets.create", "POST");
             });
   }
 
