@@ -16,17 +16,20 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.VerboseMode;
 
 /**
- * Runs {@link CallOverheadBenchmark} with {@code -prof gc} and prints the SDK/raw ratios. The two
- * sides alternate, one JMH fork each per round (default 7 rounds, {@code -Drounds=n}), so a change
- * in the machine's load weighs on both alike, and the time ratio is the median of the rounds'
- * ratios: forks on a small machine spread by about ±10%, and one slow fork must not decide it. The
- * first 3 rounds ({@code -DdebugRounds=n}) also run the SDK with debug logging on. Then a
- * cross-check interleaves the two in one JVM ({@code -DinterleavedRounds=0} to skip it). Other
- * arguments are JMH's own ({@code -wi 2 -i 3}) and override the benchmark's defaults.
+ * Runs {@link CallOverheadBenchmark} with {@code -prof gc} and prints the SDK/raw and traced/raw
+ * ratios. The three sides (raw, the SDK, the SDK traced with OpenTelemetry) take turns, one JMH
+ * fork each per round (default 7 rounds, {@code -Drounds=n}), so a change in the machine's load
+ * weighs on them alike, and each time ratio is the median of the rounds' ratios: forks on a small
+ * machine spread by about ±10%, and one slow fork must not decide it. The first 3 rounds ({@code
+ * -DdebugRounds=n}) also run the SDK with debug logging on. Then a cross-check interleaves the
+ * three in one JVM ({@code -DinterleavedRounds=0} to skip it). Other arguments are JMH's own
+ * ({@code -wi 2 -i 3}) and override the benchmark's defaults.
  */
 public final class CallOverhead {
   static final double TIME_TARGET = 1.05;
   static final double ALLOCATION_TARGET = 1.3;
+  // The goal for tracing on: spans built in full and exported to nowhere.
+  static final double TRACED_TIME_TARGET = 1.15;
 
   private CallOverhead() {}
 
@@ -45,14 +48,18 @@ public final class CallOverhead {
     int debugRounds = Integer.getInteger("debugRounds", 3);
     List<Fork> sdk = new ArrayList<>();
     List<Fork> raw = new ArrayList<>();
+    List<Fork> traced = new ArrayList<>();
     List<Fork> debug = new ArrayList<>();
     System.out.printf(
         "Call overhead: %d rounds of one JMH fork per side (-prof gc), then an interleaved check%n",
         rounds);
+    String[] sides = {"sdk", "raw", "traced"};
     for (int round = 0; round < rounds; round++) {
-      boolean sdkFirst = round % 2 == 0;
-      for (boolean isSdk : new boolean[] {sdkFirst, !sdkFirst}) {
-        (isSdk ? sdk : raw).add(run(jmhArgs, isSdk ? "sdk" : "raw", false));
+      for (int i = 0; i < sides.length; i++) {
+        // Each side takes each place in the order in turn.
+        String side = sides[(round + i) % sides.length];
+        Fork fork = run(jmhArgs, side, false);
+        (side.equals("sdk") ? sdk : side.equals("raw") ? raw : traced).add(fork);
       }
       if (round < debugRounds) {
         debug.add(run(jmhArgs, "sdk", true));
@@ -67,11 +74,18 @@ public final class CallOverhead {
     double rawProcess = mean(raw, Fork::processBytesPerCall);
     double sdkCpu = sum(sdk, Fork::clientCpuNanos) / sum(sdk, Fork::calls) / 1e3;
     double rawCpu = sum(raw, Fork::clientCpuNanos) / sum(raw, Fork::calls) / 1e3;
+    double tracedRate = mean(traced, Fork::callsPerSecond);
+    double tracedClient = sum(traced, Fork::clientBytes) / sum(traced, Fork::calls);
+    double tracedProcess = mean(traced, Fork::processBytesPerCall);
+    double tracedCpu = sum(traced, Fork::clientCpuNanos) / sum(traced, Fork::calls) / 1e3;
     List<Double> ratios = new ArrayList<>();
+    List<Double> tracedRatios = new ArrayList<>();
     for (int i = 0; i < sdk.size(); i++) {
       ratios.add(raw.get(i).callsPerSecond / sdk.get(i).callsPerSecond);
+      tracedRatios.add(raw.get(i).callsPerSecond / traced.get(i).callsPerSecond);
     }
     double timeRatio = median(ratios);
+    double tracedRatio = median(tracedRatios);
     double clientRatio = sdkClient / rawClient;
 
     System.out.println();
@@ -79,7 +93,7 @@ public final class CallOverhead {
         "== Call overhead: GET /v1/document_sets/{id}, ~1 KB JSON:API body, %d rounds ==%n",
         rounds);
     System.out.printf(
-        "%-4s %12s %10s %14s %16s %22s   %s%n",
+        "%-6s %12s %10s %14s %16s %22s   %s%n",
         "side",
         "calls/s",
         "us/call",
@@ -89,6 +103,7 @@ public final class CallOverhead {
         "calls/s per fork");
     print("raw", rawRate, rawCpu, rawClient, rawProcess, raw);
     print("sdk", sdkRate, sdkCpu, sdkClient, sdkProcess, sdk);
+    print("traced", tracedRate, tracedCpu, tracedClient, tracedProcess, traced);
     System.out.printf(
         "SDK/raw time per call, median of the rounds: %.3f (target <= %.2f: %s); per round: %s;"
             + " of the mean rates: %.3f%n",
@@ -106,6 +121,19 @@ public final class CallOverhead {
     System.out.printf(
         "SDK/raw bytes per call (process, server included, -prof gc): %.3f%n",
         sdkProcess / rawProcess);
+    System.out.printf(
+        "Traced/raw time per call (OpenTelemetry SDK, every span sampled and exported to nowhere),"
+            + " median of the rounds: %.3f (target <= %.2f: %s); per round: %s; of the mean rates:"
+            + " %.3f; against the SDK untraced: %.3f%n",
+        tracedRatio,
+        TRACED_TIME_TARGET,
+        tracedRatio <= TRACED_TIME_TARGET ? "met" : "MISSED",
+        perRound(tracedRatios),
+        rawRate / tracedRate,
+        sdkRate / tracedRate);
+    System.out.printf(
+        "Traced/raw client-thread CPU per call: %.3f; bytes per call (client): %.3f%n",
+        tracedCpu / rawCpu, tracedClient / rawClient);
     double debugRate = mean(debug, Fork::callsPerSecond);
     System.out.printf(
         "SDK with debug logging on (one line per call, to a handler that drops it): %,.0f calls/s,"
@@ -132,41 +160,46 @@ public final class CallOverhead {
     int batch = 2_000;
     CallOverheadBenchmark bench = new CallOverheadBenchmark();
     CallOverheadBenchmark.ClientThread counters = new CallOverheadBenchmark.ClientThread();
+    CallOverheadBenchmark.Traced traced = new CallOverheadBenchmark.Traced();
     bench.start();
+    traced.start(bench);
     try {
       for (int i = 0; i < 20_000; i++) {
         bench.sdk(counters);
         bench.raw(counters);
+        bench.traced(traced, counters);
       }
       List<Double> ratios = new ArrayList<>();
+      List<Double> tracedRatios = new ArrayList<>();
       for (int round = 0; round < rounds; round++) {
-        long sdkNanos = 0;
-        long rawNanos = 0;
-        for (int side = 0; side < 2; side++) {
-          boolean isSdk = (side == 0) == (round % 2 == 0);
+        long[] nanos = new long[3]; // sdk, raw, traced
+        for (int i = 0; i < 3; i++) {
+          // Each side takes each place in the order in turn.
+          int side = (round + i) % 3;
           long start = System.nanoTime();
-          for (int i = 0; i < batch; i++) {
-            if (isSdk) {
-              bench.sdk(counters);
-            } else {
-              bench.raw(counters);
+          for (int call = 0; call < batch; call++) {
+            switch (side) {
+              case 0 -> bench.sdk(counters);
+              case 1 -> bench.raw(counters);
+              default -> bench.traced(traced, counters);
             }
           }
-          long elapsed = System.nanoTime() - start;
-          if (isSdk) {
-            sdkNanos = elapsed;
-          } else {
-            rawNanos = elapsed;
-          }
+          nanos[side] = System.nanoTime() - start;
         }
-        ratios.add((double) sdkNanos / rawNanos);
+        ratios.add((double) nanos[0] / nanos[1]);
+        tracedRatios.add((double) nanos[2] / nanos[1]);
       }
       Collections.sort(ratios);
+      Collections.sort(tracedRatios);
       System.out.printf(
           "SDK/raw time per call, interleaved in one JVM (%d rounds of %,d calls each):"
               + " median %.3f, quartiles %.3f .. %.3f%n",
           rounds, batch, median(ratios), ratios.get(rounds / 4), ratios.get(rounds * 3 / 4));
+      System.out.printf(
+          "Traced/raw time per call, interleaved the same way: median %.3f, quartiles %.3f .. %.3f%n",
+          median(tracedRatios), tracedRatios.get(rounds / 4), tracedRatios.get(rounds * 3 / 4));
     } finally {
+      traced.stop();
       bench.stop();
     }
   }
@@ -212,7 +245,7 @@ public final class CallOverhead {
           .append(String.format("%,.0f", fork.callsPerSecond));
     }
     System.out.printf(
-        "%-4s %,12.0f %10.1f %14.1f %,16.0f %,22.0f   %s%n",
+        "%-6s %,12.0f %10.1f %14.1f %,16.0f %,22.0f   %s%n",
         side, rate, 1e6 / rate, cpu, client, process, perFork);
   }
 

@@ -2,11 +2,30 @@ package io.formation.sdk.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.formation.opentelemetry.FormationOpenTelemetry;
 import io.formation.sdk.FormationClient;
 import io.formation.sdk.model.DocumentSet;
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
+import io.opentelemetry.context.propagation.ContextPropagators;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.common.CompletableResultCode;
+import io.opentelemetry.sdk.metrics.InstrumentType;
+import io.opentelemetry.sdk.metrics.SdkMeterProvider;
+import io.opentelemetry.sdk.metrics.data.AggregationTemporality;
+import io.opentelemetry.sdk.metrics.data.MetricData;
+import io.opentelemetry.sdk.metrics.export.MetricExporter;
+import io.opentelemetry.sdk.metrics.export.PeriodicMetricReader;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.data.SpanData;
+import io.opentelemetry.sdk.trace.export.BatchSpanProcessor;
+import io.opentelemetry.sdk.trace.export.SpanExporter;
+import io.opentelemetry.sdk.trace.samplers.Sampler;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.Collection;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import okhttp3.OkHttpClient;
 import okhttp3.Request;
 import okhttp3.Response;
@@ -30,6 +49,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * ObjectMapper.readTree}, on the same OkHttp settings and the same local server. Run it through
  * {@link CallOverhead}, which prints the SDK/raw ratios.
  *
+ * <p>The traced side is the SDK call with {@code formation-opentelemetry} over the OpenTelemetry
+ * SDK ({@link Traced}), against the same raw call.
+ *
  * <p>Besides JMH's {@code -prof gc} figure (every thread of the process, the server's included),
  * each call counts the bytes allocated by the calling thread alone: a blocking OkHttp call runs
  * entirely on it, so that is the client's cost without the server's.
@@ -45,8 +67,8 @@ import org.openjdk.jmh.annotations.Warmup;
 public class CallOverheadBenchmark {
   static final String ID = "ds_4f2a9c";
 
-  private LocalServer server;
-  private OkHttpClient http;
+  LocalServer server;
+  OkHttpClient http;
   private FormationClient client;
   private ObjectMapper mapper;
   private String url;
@@ -165,5 +187,126 @@ public class CallOverheadBenchmark {
     }
     thread.count(before);
     return tree;
+  }
+
+  /** The SDK call, traced: its INTERNAL span and its attempt's CLIENT span, and the metrics. */
+  @Benchmark
+  public DocumentSet traced(Traced traced, ClientThread thread) {
+    long before = ClientThread.allocated();
+    DocumentSet set = traced.client.documentSets().get(ID);
+    thread.count(before);
+    traced.calls++;
+    return set;
+  }
+
+  /**
+   * The SDK with {@code formation-opentelemetry} over the OpenTelemetry SDK as a partner runs it in
+   * production, but for where the data goes: every trace sampled, so each call's two spans are
+   * built in full and its attempt sends a {@code traceparent}; a {@link BatchSpanProcessor} hands
+   * them to an exporter that counts and drops them; the metrics are collected every second by a
+   * {@link PeriodicMetricReader} into an exporter that drops them. At the end every span must have
+   * reached the exporter, two per call, or the fork fails: a span dropped from a full queue costs
+   * less.
+   */
+  @State(Scope.Benchmark)
+  public static class Traced {
+    private final AtomicLong exported = new AtomicLong();
+    private OpenTelemetrySdk openTelemetry;
+    FormationClient client;
+    long calls;
+
+    @Setup(Level.Trial)
+    public void start(CallOverheadBenchmark bench) {
+      openTelemetry =
+          OpenTelemetrySdk.builder()
+              .setTracerProvider(
+                  SdkTracerProvider.builder()
+                      .setSampler(Sampler.alwaysOn())
+                      .addSpanProcessor(
+                          BatchSpanProcessor.builder(new DroppedSpans(exported))
+                              // Room for seconds of spans, so none is dropped while the exporting
+                              // thread waits for one of the two cores.
+                              .setMaxQueueSize(1 << 17)
+                              .build())
+                      .build())
+              .setMeterProvider(
+                  SdkMeterProvider.builder()
+                      .registerMetricReader(
+                          PeriodicMetricReader.builder(new DroppedMetrics())
+                              .setInterval(Duration.ofSeconds(1))
+                              .build())
+                      .build())
+              .setPropagators(ContextPropagators.create(W3CTraceContextPropagator.getInstance()))
+              .build();
+      client =
+          FormationClient.builder()
+              .baseUrl(bench.server.baseUrl())
+              .accessToken(LocalServer.TOKEN)
+              .httpClient(bench.http)
+              .connectTimeout(SharedHttp.CONNECT_TIMEOUT)
+              .readTimeout(SharedHttp.READ_TIMEOUT)
+              .writeTimeout(SharedHttp.WRITE_TIMEOUT)
+              .callTimeout(SharedHttp.CALL_TIMEOUT)
+              .tracer(FormationOpenTelemetry.create(openTelemetry))
+              .build();
+    }
+
+    @TearDown(Level.Trial)
+    public void stop() {
+      client.close();
+      openTelemetry.shutdown().join(30, TimeUnit.SECONDS);
+      if (exported.get() != 2 * calls) {
+        throw new IllegalStateException(
+            exported.get() + " spans reached the exporter for " + calls + " calls, not two each");
+      }
+    }
+  }
+
+  /** Counts the spans it is given and drops them. */
+  private static final class DroppedSpans implements SpanExporter {
+    private final AtomicLong exported;
+
+    DroppedSpans(AtomicLong exported) {
+      this.exported = exported;
+    }
+
+    @Override
+    public CompletableResultCode export(Collection<SpanData> spans) {
+      exported.addAndGet(spans.size());
+      return CompletableResultCode.ofSuccess();
+    }
+
+    @Override
+    public CompletableResultCode flush() {
+      return CompletableResultCode.ofSuccess();
+    }
+
+    @Override
+    public CompletableResultCode shutdown() {
+      return CompletableResultCode.ofSuccess();
+    }
+  }
+
+  /** Drops the metrics it is given. */
+  private static final class DroppedMetrics implements MetricExporter {
+    @Override
+    public AggregationTemporality getAggregationTemporality(InstrumentType instrumentType) {
+      return AggregationTemporality.CUMULATIVE;
+    }
+
+    @Override
+    public CompletableResultCode export(Collection<MetricData> metrics) {
+      return CompletableResultCode.ofSuccess();
+    }
+
+    @Override
+    public CompletableResultCode flush() {
+      return CompletableResultCode.ofSuccess();
+    }
+
+    @Override
+    public CompletableResultCode shutdown() {
+      return CompletableResultCode.ofSuccess();
+    }
   }
 }

@@ -3,6 +3,7 @@ package io.formation.spring.autoconfigure;
 import io.formation.sdk.DocumentSets;
 import io.formation.sdk.FormationClient;
 import io.formation.sdk.FormationListener;
+import io.formation.sdk.FormationTracer;
 import io.formation.sdk.Forms;
 import io.formation.sdk.Teams;
 import io.formation.sdk.TokenProvider;
@@ -25,20 +26,30 @@ import org.springframework.context.annotation.Import;
  * Auto-configures a shared {@link FormationClient} from the {@code formation.*} properties ({@link
  * FormationProperties}), closed when the application stops, and its {@link Teams}, {@link
  * DocumentSets} and {@link Forms}. Every {@link FormationListener} bean hears the client (the
- * Micrometer meters are one), every {@link FormationClientBuilderCustomizer} bean adjusts it, and a
- * {@link TokenProvider} bean supplies its tokens instead of {@code formation.access-token}. A
- * {@code FormationClient} bean of the application's own replaces all of it.
+ * Micrometer meters are one), a {@link FormationTracer} bean traces it (formation-opentelemetry's,
+ * made from an {@code OpenTelemetry} bean, is one), every {@link FormationClientBuilderCustomizer}
+ * bean adjusts it, and a {@link TokenProvider} bean supplies its tokens instead of {@code
+ * formation.access-token}. A {@code FormationClient} bean of the application's own replaces all of
+ * it.
  *
- * <p>Ordered after Micrometer's registries (Boot 3.5 and 4 keep them in different modules), so the
- * meters are in place when the client is built.
+ * <p>Ordered after Micrometer's registries and the auto-configurations that make an {@code
+ * OpenTelemetry} bean (Boot 3.5's, Boot 4's, the OpenTelemetry starter's), so the meters and the
+ * tracer are in place when the client is built.
  */
 @AutoConfiguration(
     afterName = {
       "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration",
-      "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration"
+      "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+      "org.springframework.boot.actuate.autoconfigure.opentelemetry.OpenTelemetryAutoConfiguration",
+      "org.springframework.boot.opentelemetry.autoconfigure.OpenTelemetrySdkAutoConfiguration",
+      "io.opentelemetry.instrumentation.spring.autoconfigure.OpenTelemetryAutoConfiguration"
     })
 @EnableConfigurationProperties(FormationProperties.class)
-@Import({FormationSandboxConfiguration.class, FormationMetricsConfiguration.class})
+@Import({
+  FormationSandboxConfiguration.class,
+  FormationMetricsConfiguration.class,
+  FormationOpenTelemetryConfiguration.class
+})
 public class FormationAutoConfiguration {
   /** Only Spring creates it. */
   FormationAutoConfiguration() {}
@@ -51,6 +62,7 @@ public class FormationAutoConfiguration {
       ObjectProvider<SandboxConnection> sandbox,
       ObjectProvider<ProxiedHttpClient> proxied,
       ObjectProvider<FormationListener> listeners,
+      ObjectProvider<FormationTracer> tracer,
       ObjectProvider<FormationClientBuilderCustomizer> customizers) {
     FormationClient.Builder builder = FormationClient.builder();
     PropertiesToBuilder.applySettings(properties, builder);
@@ -64,9 +76,15 @@ public class FormationAutoConfiguration {
     if (http != null) {
       builder.httpClient(http.client());
     }
-    List<FormationListener> all = listeners.orderedStream().toList();
+    // A tracer is a listener too, but the client hears it through tracer(): not twice.
+    List<FormationListener> all =
+        listeners.orderedStream().filter(each -> !(each instanceof FormationTracer)).toList();
     if (!all.isEmpty()) {
       builder.listener(new Listeners(all));
+    }
+    FormationTracer traced = tracer.getIfUnique();
+    if (traced != null) {
+      builder.tracer(traced);
     }
     customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
     return PropertiesToBuilder.build(builder);
