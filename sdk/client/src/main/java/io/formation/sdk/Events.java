@@ -150,8 +150,9 @@ final class Events implements Port {
         return;
       }
       Object value = result instanceof ApiResponse<?> response ? response.value() : result;
-      String setId = value instanceof DocumentSet set ? set.id() : null;
-      safely(() -> span.end(Optional.ofNullable(setId), Optional.ofNullable(failure)));
+      DocumentSet set = value instanceof DocumentSet read ? read : null;
+      String setId = set == null ? null : set.id();
+      safely(() -> span.end(Optional.ofNullable(set), Optional.ofNullable(failure)));
       if (setId != null && request.operation().name().equals(CREATE)) {
         safely(
             () ->

@@ -1,6 +1,7 @@
 package io.formation.sdk;
 
 import io.formation.sdk.internal.guards.Checks;
+import io.formation.sdk.model.DocumentSet;
 import java.util.Map;
 import java.util.Optional;
 
@@ -72,10 +73,11 @@ public interface FormationTracer extends FormationListener {
     /**
      * The call ended; called once.
      *
-     * @param documentSetId the document set the call created or read, if it did
+     * @param set the document set the call created or read, if it did: its id and the state it was
+     *     in (where a formation stands, on the span)
      * @param failure why the call failed, if it did
      */
-    void end(Optional<String> documentSetId, Optional<Throwable> failure);
+    void end(Optional<DocumentSet> set, Optional<Throwable> failure);
 
     /**
      * {@return this span's context as a short ASCII string (a W3C {@code traceparent}), which a

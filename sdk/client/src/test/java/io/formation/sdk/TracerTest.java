@@ -48,8 +48,9 @@ class TracerTest {
         }
 
         @Override
-        public void end(Optional<String> documentSetId, Optional<Throwable> failure) {
-          heard.add("call ended " + documentSetId.orElse("-") + " " + failure.isPresent());
+        public void end(Optional<DocumentSet> set, Optional<Throwable> failure) {
+          heard.add(
+              "call ended " + set.map(DocumentSet::id).orElse("-") + " " + failure.isPresent());
         }
 
         @Override

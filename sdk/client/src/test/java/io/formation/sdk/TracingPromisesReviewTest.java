@@ -80,11 +80,11 @@ class TracingPromisesReviewTest {
         }
 
         @Override
-        public void end(Optional<String> documentSetId, Optional<Throwable> failure) {
+        public void end(Optional<DocumentSet> set, Optional<Throwable> failure) {
           heard.add(
               name
                   + " ended "
-                  + documentSetId.orElse("-")
+                  + set.map(DocumentSet::id).orElse("-")
                   + failure.map(e -> " " + e.getClass().getSimpleName()).orElse(""));
         }
 
@@ -137,7 +137,7 @@ class TracingPromisesReviewTest {
               }
 
               @Override
-              public void end(Optional<String> documentSetId, Optional<Throwable> failure) {}
+              public void end(Optional<DocumentSet> set, Optional<Throwable> failure) {}
 
               @Override
               public Optional<String> context() {
@@ -186,8 +186,8 @@ class TracingPromisesReviewTest {
                 }
 
                 @Override
-                public void end(Optional<String> documentSetId, Optional<Throwable> failure) {
-                  ended.add("call " + documentSetId.orElse("-"));
+                public void end(Optional<DocumentSet> set, Optional<Throwable> failure) {
+                  ended.add("call " + set.map(DocumentSet::id).orElse("-"));
                 }
 
                 @Override

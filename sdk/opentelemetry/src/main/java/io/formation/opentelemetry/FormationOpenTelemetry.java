@@ -4,6 +4,7 @@ import io.formation.sdk.AttemptEvent;
 import io.formation.sdk.FormationClient;
 import io.formation.sdk.FormationTracer;
 import io.formation.sdk.StateChange;
+import io.formation.sdk.model.DocumentSet;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
@@ -242,8 +243,12 @@ public final class FormationOpenTelemetry implements FormationTracer {
     }
 
     @Override
-    public void end(Optional<String> documentSetId, Optional<Throwable> failure) {
-      documentSetId.ifPresent(id -> span.setAttribute(SET_ID, id));
+    public void end(Optional<DocumentSet> set, Optional<Throwable> failure) {
+      set.ifPresent(
+          read -> {
+            span.setAttribute(SET_ID, read.id());
+            span.setAttribute(STATE, state(read.state().value()).get(STATE));
+          });
       failure.ifPresent(
           e -> {
             span.setStatus(StatusCode.ERROR);

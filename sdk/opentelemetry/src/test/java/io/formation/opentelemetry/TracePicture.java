@@ -189,6 +189,10 @@ final class TracePicture {
     if (!span.getLinks().isEmpty()) {
       label.append("  (linked)");
     }
+    String state = span.getAttributes().get(FormationOpenTelemetry.STATE);
+    if (state != null) {
+      label.append("  ").append(state);
+    }
     return label.toString();
   }
 

@@ -162,7 +162,7 @@ final class PollTask {
       }
     }
     try {
-      span.end(Optional.of(wait.setId()), Optional.ofNullable(thrown[0]));
+      span.end(Optional.empty(), Optional.ofNullable(thrown[0]));
     } catch (RuntimeException | Error ignored) {
       // Nor changes what the handler did.
     }

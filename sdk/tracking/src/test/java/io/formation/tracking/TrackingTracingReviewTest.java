@@ -54,7 +54,7 @@ class TrackingTracingReviewTest {
         }
 
         @Override
-        public void end(Optional<String> documentSetId, Optional<Throwable> failure) {
+        public void end(Optional<DocumentSet> set, Optional<Throwable> failure) {
           heard.add(
               "end "
                   + call.name()

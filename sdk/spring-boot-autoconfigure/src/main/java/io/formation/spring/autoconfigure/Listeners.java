@@ -2,6 +2,7 @@ package io.formation.spring.autoconfigure;
 
 import io.formation.sdk.AttemptEvent;
 import io.formation.sdk.FormationListener;
+import io.formation.sdk.StateChange;
 import io.formation.sdk.model.DocumentSet;
 import java.time.Duration;
 import java.util.List;
@@ -41,6 +42,21 @@ final class Listeners implements FormationListener {
   @Override
   public void stateChanged(DocumentSet set) {
     each(listener -> listener.stateChanged(set));
+  }
+
+  @Override
+  public void stateChanged(StateChange change) {
+    each(listener -> listener.stateChanged(change));
+  }
+
+  @Override
+  public void paused(String origin, Duration pause) {
+    each(listener -> listener.paused(origin, pause));
+  }
+
+  @Override
+  public void heldBack(String origin, Duration retryAfter) {
+    each(listener -> listener.heldBack(origin, retryAfter));
   }
 
   private void each(Consumer<FormationListener> event) {
