@@ -35,6 +35,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * The Formation SDK on OpenTelemetry: a span for each call of the SDK with a CLIENT span for each
@@ -83,6 +85,10 @@ public final class FormationOpenTelemetry implements FormationTracer {
 
   private static final TextMapSetter<Map<String, String>> MAP_SETTER = Map::put;
 
+  private static final int MAX_ENDPOINTS = 64;
+  private static final Attributes SERVICE_REFUSAL = Attributes.of(REFUSED_BY, "service");
+
+  private final Map<String, Endpoint> endpoints = new ConcurrentHashMap<>();
   private final Tracer tracer;
   private final TextMapPropagator propagator;
   private final DoubleHistogram requestDuration;
@@ -217,29 +223,21 @@ public final class FormationOpenTelemetry implements FormationTracer {
 
     @Override
     public AttemptSpan startAttempt(AttemptEvent attempt) {
-      URI url = URI.create(attempt.url());
-      String method = attempt.method();
+      Endpoint endpoint = endpoint(attempt.method(), attempt.url());
       SpanBuilder builder =
           tracer
-              .spanBuilder(KNOWN_METHODS.contains(method) ? method : "HTTP")
+              .spanBuilder(endpoint.spanName)
               .setSpanKind(SpanKind.CLIENT)
-              .setParent(Context.root().with(span));
-      AttributesBuilder common = Attributes.builder();
-      if (KNOWN_METHODS.contains(method)) {
-        common.put(METHOD, method);
-      } else {
-        common.put(METHOD, "_OTHER");
-        builder.setAttribute(METHOD_ORIGINAL, method);
+              .setParent(Context.root().with(span))
+              .setAllAttributes(endpoint.common)
+              .setAttribute(URL_FULL, endpoint.urlFull(attempt.url()));
+      if (endpoint.methodOriginal != null) {
+        builder.setAttribute(METHOD_ORIGINAL, endpoint.methodOriginal);
       }
-      common.put(SERVER_ADDRESS, url.getHost());
-      common.put(SERVER_PORT, port(url));
-      Attributes attributes = common.build();
-      builder.setAllAttributes(attributes);
-      builder.setAttribute(URL_FULL, withoutUserInfo(url));
       if (attempt.attempt() > 1) {
         builder.setAttribute(RESEND_COUNT, attempt.attempt() - 1L);
       }
-      return new TracedAttempt(builder.startSpan(), attributes);
+      return new TracedAttempt(builder.startSpan(), endpoint);
     }
 
     @Override
@@ -276,11 +274,11 @@ public final class FormationOpenTelemetry implements FormationTracer {
 
   private final class TracedAttempt implements AttemptSpan {
     private final Span span;
-    private final Attributes attributes;
+    private final Endpoint endpoint;
 
-    TracedAttempt(Span span, Attributes attributes) {
+    TracedAttempt(Span span, Endpoint endpoint) {
       this.span = span;
-      this.attributes = attributes;
+      this.endpoint = endpoint;
     }
 
     @Override
@@ -292,27 +290,92 @@ public final class FormationOpenTelemetry implements FormationTracer {
 
     @Override
     public void end(AttemptEvent attempt) {
-      AttributesBuilder measured = attributes.toBuilder();
+      int status = attempt.statusCode();
+      Attributes measured;
       String errorType = null;
-      if (attempt.statusCode() > 0) {
-        measured.put(STATUS, (long) attempt.statusCode());
-        span.setAttribute(STATUS, (long) attempt.statusCode());
-        if (attempt.statusCode() >= 400) {
-          errorType = Integer.toString(attempt.statusCode());
+      if (status > 0) {
+        span.setAttribute(STATUS, (long) status);
+        if (status >= 400) {
+          errorType = Integer.toString(status);
         }
-        if (attempt.statusCode() == 429) {
-          refusals.add(1, Attributes.of(REFUSED_BY, "service"));
+        if (status == 429) {
+          refusals.add(1, SERVICE_REFUSAL);
         }
+        measured = endpoint.answered(status);
       } else {
         errorType = attempt.failure().map(e -> e.getClass().getName()).orElse("_OTHER");
+        measured = endpoint.failed(errorType);
       }
       if (errorType != null) {
-        measured.put(ERROR_TYPE, errorType);
         span.setAttribute(ERROR_TYPE, errorType);
         span.setStatus(StatusCode.ERROR);
       }
-      requestDuration.record(attempt.took().toNanos() / 1e9, measured.build());
+      requestDuration.record(attempt.took().toNanos() / 1e9, measured);
       span.end();
+    }
+  }
+
+  /** The endpoint of an attempt: one per method and origin, its attributes built once. */
+  private Endpoint endpoint(String method, String url) {
+    int scheme = url.indexOf("://");
+    int path = scheme < 0 ? -1 : url.indexOf('/', scheme + 3);
+    String key = method + ' ' + (path < 0 ? url : url.substring(0, path));
+    Endpoint known = endpoints.get(key);
+    if (known == null) {
+      known = new Endpoint(method, URI.create(url));
+      // A client calls one origin or a few; the bound keeps a stray one from growing the map.
+      if (endpoints.size() < MAX_ENDPOINTS) {
+        endpoints.putIfAbsent(key, known);
+      }
+    }
+    return known;
+  }
+
+  private static final class Endpoint {
+    final String spanName;
+    final String methodOriginal;
+    final Attributes common;
+    final boolean userInfo;
+    // The duration's attributes per status and per failure, few of each.
+    final AtomicReferenceArray<Attributes> byStatus = new AtomicReferenceArray<>(600);
+    final Map<String, Attributes> byFailure = new ConcurrentHashMap<>();
+
+    Endpoint(String method, URI url) {
+      boolean known = KNOWN_METHODS.contains(method);
+      this.spanName = known ? method : "HTTP";
+      this.methodOriginal = known ? null : method;
+      this.common =
+          Attributes.builder()
+              .put(METHOD, known ? method : "_OTHER")
+              .put(SERVER_ADDRESS, url.getHost())
+              .put(SERVER_PORT, port(url))
+              .build();
+      this.userInfo = url.getRawUserInfo() != null;
+    }
+
+    String urlFull(String url) {
+      return userInfo ? withoutUserInfo(URI.create(url)) : url;
+    }
+
+    Attributes answered(int status) {
+      if (status >= byStatus.length()) {
+        return common.toBuilder().put(STATUS, (long) status).build();
+      }
+      Attributes attributes = byStatus.get(status);
+      if (attributes == null) {
+        AttributesBuilder builder = common.toBuilder().put(STATUS, (long) status);
+        if (status >= 400) {
+          builder.put(ERROR_TYPE, Integer.toString(status));
+        }
+        attributes = builder.build();
+        byStatus.set(status, attributes);
+      }
+      return attributes;
+    }
+
+    Attributes failed(String errorType) {
+      return byFailure.computeIfAbsent(
+          errorType, type -> common.toBuilder().put(ERROR_TYPE, type).build());
     }
   }
 
