@@ -105,10 +105,7 @@ public final class FormationClient implements AutoCloseable {
     return parts.forms;
   }
 
-  /**
-   * {@return the tracer the client was built with, if any: code that acts for the client (the
-   * tracking module's handlers, say) runs in its spans}
-   */
+  /** {@return the tracer the client was built with, if any, for code acting for the client} */
   public Optional<FormationTracer> tracer() {
     return parts.events.tracer();
   }
@@ -289,10 +286,8 @@ public final class FormationClient implements AutoCloseable {
     }
 
     /**
-     * A tracer told of every call and attempt, whose headers carry the trace to the service's
-     * origins; see {@link FormationTracer}, and {@code FormationOpenTelemetry} for OpenTelemetry.
-     * It hears every listener event too; {@link #listener} stays free for one of your own. Default:
-     * none.
+     * A tracer told of every call and attempt ({@code FormationOpenTelemetry} for OpenTelemetry);
+     * it hears every listener event too. Default: none.
      *
      * @param tracer the tracer; it must not block for long
      * @return this builder

@@ -17,7 +17,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import okhttp3.Authenticator;
@@ -32,16 +31,12 @@ import okhttp3.Response;
 public final class Transport {
   private static final String IDEMPOTENCY_KEY = "Idempotency-Key";
 
-  /** How often blocking calls are checked for an interrupted caller: OkHttp ignores interrupts. */
-  private static final Duration INTERRUPT_CHECK = Duration.ofMillis(100);
-
   private final OkHttpClient http;
   private final RetryPolicy retryPolicy;
   private final Throttle throttle;
   private final Port port;
   private final Responses responses;
   private final Time time;
-  private final SchedulerSleeper scheduler;
   private final Executor completions;
   private final String userAgent;
   private final long maxResponseBytes;
@@ -50,7 +45,7 @@ public final class Transport {
   /** The calls in flight, with their attempts: closing cancels them, interceptors find them. */
   private final Map<Call, Attempt> live = new ConcurrentHashMap<>();
 
-  private final AtomicBoolean watchingInterrupts = new AtomicBoolean();
+  private final InterruptWatch interrupts;
 
   public Transport(
       OkHttpClient http,
@@ -80,7 +75,7 @@ public final class Transport {
     this.port = port;
     this.responses = new Responses(retryPolicy, port, maxResponseBytes);
     this.time = time;
-    this.scheduler = scheduler;
+    this.interrupts = new InterruptWatch(live, scheduler);
     this.completions = completions;
     this.userAgent = userAgent;
     this.maxResponseBytes = maxResponseBytes;
@@ -104,15 +99,14 @@ public final class Transport {
   /** Sends the request, retrying as the policy allows, and reads the body with the reader. */
   public <T> T send(ApiRequest request, Function<JsonResponse, T> reader) {
     Port.Call report = port.callStarted(request);
-    T result;
     try {
-      result = send(request, report, reader);
+      T result = send(request, report, reader);
+      report.ended(result, null);
+      return result;
     } catch (RuntimeException | Error e) {
       report.ended(null, e);
       throw e;
     }
-    report.ended(result, null);
-    return result;
   }
 
   private <T> T send(ApiRequest request, Port.Call report, Function<JsonResponse, T> reader) {
@@ -136,13 +130,7 @@ public final class Transport {
         // Reported once per attempt: one held back by a pause and sent later is still one.
         reported = report.attemptStarted(attempt, retryPolicy.maxAttempts(request));
       }
-      Outcome outcome;
-      try {
-        outcome = attempt(request, reported);
-      } catch (RuntimeException closed) {
-        unanswered(request, report, attempt, true, 0);
-        throw closed;
-      }
+      Outcome outcome = attempt(request, report, attempt, reported);
       if (heldByPause(outcome)) {
         continue;
       }
@@ -161,10 +149,11 @@ public final class Transport {
     }
   }
 
-  private Outcome attempt(ApiRequest request, Map<String, String> traceHeaders) {
-    Attempt attempt = newCall(request, traceHeaders);
+  private Outcome attempt(
+      ApiRequest request, Port.Call report, int number, Map<String, String> traceHeaders) {
+    Attempt attempt = newCall(request, report, number, traceHeaders);
     attempt.blocking(Thread.currentThread());
-    watchInterrupts();
+    interrupts.start();
     try (Response response = attempt.call().execute()) {
       return Outcome.of(attempt, response, maxResponseBytes);
     } catch (IOException e) {
@@ -177,26 +166,6 @@ public final class Transport {
           maxResponseBytes);
     } finally {
       live.remove(attempt.call());
-    }
-  }
-
-  /** Cancels the calls of interrupted blocked threads, as OkHttp ignores interrupts. */
-  private void watchInterrupts() {
-    if (watchingInterrupts.compareAndSet(false, true)) {
-      scheduler.every(INTERRUPT_CHECK, new InterruptCheck());
-    }
-  }
-
-  /** A class, not a lambda (see {@link SchedulerSleeper}): the first blocking call starts it. */
-  private final class InterruptCheck implements Runnable {
-    @Override
-    public void run() {
-      for (Attempt attempt : live.values()) {
-        Thread thread = attempt.blocked();
-        if (thread != null && thread.isInterrupted()) {
-          attempt.call().cancel();
-        }
-      }
     }
   }
 
@@ -259,13 +228,7 @@ public final class Transport {
       Function<JsonResponse, T> reader,
       int attempt,
       AsyncOperation<T> operation) {
-    Attempt inFlight;
-    try {
-      inFlight = newCall(request, traceHeaders);
-    } catch (RuntimeException closed) {
-      unanswered(request, report, attempt, true, 0);
-      throw closed;
-    }
+    Attempt inFlight = newCall(request, report, attempt, traceHeaders);
     Call call = inFlight.call();
     long started = time.now();
     CompletableFuture<Outcome> outcome = new CompletableFuture<>();
@@ -371,8 +334,11 @@ public final class Transport {
   }
 
   /** The call of the request's next attempt, in flight from here on. */
-  private Attempt newCall(ApiRequest request, Map<String, String> traceHeaders) {
+  private Attempt newCall(
+      ApiRequest request, Port.Call report, int number, Map<String, String> traceHeaders) {
     if (closed) {
+      // Reported started, so it ends as reported.
+      unanswered(request, report, number, true, 0);
       throw Port.illegalState("The FormationClient is closed: " + Responses.describe(request));
     }
     RequestBody body =
