@@ -6,6 +6,8 @@ import com.github.kagkarlsson.scheduler.Scheduler;
 import com.github.kagkarlsson.scheduler.SchedulerBuilder;
 import com.github.kagkarlsson.scheduler.SchedulerName;
 import com.github.kagkarlsson.scheduler.exceptions.DbSchedulerException;
+import com.github.kagkarlsson.scheduler.jdbc.DefaultJdbcCustomization;
+import com.github.kagkarlsson.scheduler.jdbc.JdbcCustomization;
 import com.github.kagkarlsson.scheduler.task.TaskInstance;
 import com.github.kagkarlsson.scheduler.task.TaskInstanceId;
 import com.github.kagkarlsson.scheduler.task.helper.CustomTask;
@@ -133,8 +135,25 @@ public final class FormationTracker implements AutoCloseable {
             .enableImmediateExecution();
     builder.schedulerName.ifPresent(
         name -> schedulerBuilder.schedulerName(new SchedulerName.Fixed(name)));
+    forShippedTable(connections).ifPresent(schedulerBuilder::jdbcCustomization);
     builder.customizer.accept(schedulerBuilder);
     this.scheduler = schedulerBuilder.build();
+  }
+
+  /**
+   * db-scheduler's own choice for HSQLDB, a database it does not know but the tracker ships a table
+   * for, without the warning it logs at every start: the table's times are zoned, so none is
+   * persisted as UTC. Empty for any other database, or one not reachable now: db-scheduler detects
+   * it as ever.
+   */
+  static Optional<JdbcCustomization> forShippedTable(DataSource connections) {
+    try (Connection connection = connections.getConnection()) {
+      return connection.getMetaData().getDatabaseProductName().startsWith("HSQL")
+          ? Optional.of(new DefaultJdbcCustomization(false))
+          : Optional.empty();
+    } catch (SQLException | RuntimeException unreachable) {
+      return Optional.empty();
+    }
   }
 
   /**
