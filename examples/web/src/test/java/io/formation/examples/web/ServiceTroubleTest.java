@@ -1,6 +1,7 @@
 package io.formation.examples.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import io.formation.sandbox.FormationSandbox;
 import io.formation.spring.autoconfigure.FormationClientBuilderCustomizer;
@@ -16,6 +17,8 @@ import okhttp3.ResponseBody;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.openqa.selenium.By;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -90,6 +93,35 @@ class ServiceTroubleTest {
     assertThat(trouble.creates).as("creates sent").hasValue(1);
     assertThat(sandbox.documentSets()).hasSize(setsBefore + 1);
     assertThat(page.messagesShown()).isNotEmpty().noneMatch(m -> m.matches(STATUS_CODE));
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"desktop", "phone"})
+  void aProblemIsSetApartFromTheCardBelowItAsTheCardsAreFromEachOther(String size)
+      throws IOException {
+    trouble.loseCreateAnswers.set(1);
+    try (Browser browser =
+        new Browser(
+            size.equals("phone") ? Browser.PHONE : Browser.DESKTOP, SandboxForTests.PATIENCE)) {
+      browser.open("http://localhost:" + port + "/");
+      browser.click(By.xpath("//button[text()='Start']"));
+      browser.waitFor(By.cssSelector(".problem + .card"));
+      browser.screenshot(size + "-problem");
+
+      Number gap =
+          (Number)
+              browser.script(
+                  "const problem = document.querySelector('.problem');"
+                      + "return problem.nextElementSibling.getBoundingClientRect().top"
+                      + "    - problem.getBoundingClientRect().bottom;");
+      Number cards =
+          (Number)
+              browser.script(
+                  "return parseFloat(getComputedStyle(document.querySelector('.card'))"
+                      + ".marginBottom);");
+      assertThat(cards.doubleValue()).as("the space below a card").isPositive();
+      assertThat(gap.doubleValue()).isCloseTo(cards.doubleValue(), within(1.0));
+    }
   }
 
   @Test
