@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.within;
 import io.formation.sandbox.FormationSandbox;
 import io.formation.spring.autoconfigure.FormationClientBuilderCustomizer;
 import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import okhttp3.Interceptor;
@@ -52,6 +54,7 @@ class ServiceTroubleTest {
   @AfterEach
   void calmTheService() {
     trouble.creates.set(0);
+    trouble.createKeys.clear();
     trouble.refuseCreates.set(0);
     trouble.loseCreateAnswers.set(0);
     trouble.refuseSubmissions.set(0);
@@ -93,6 +96,14 @@ class ServiceTroubleTest {
     assertThat(trouble.creates).as("creates sent").hasValue(1);
     assertThat(sandbox.documentSets()).hasSize(setsBefore + 1);
     assertThat(page.messagesShown()).isNotEmpty().noneMatch(m -> m.matches(STATUS_CODE));
+
+    // The person starts again: the same start, sent with the same Idempotency-Key, so a service
+    // that honours it answers with the set the lost answer made (the sandbox does not honour it).
+    page.click(By.xpath("//button[text()='Start']"));
+    page.waitUntil(b -> b.findElements(By.cssSelector("section[data-form]")).size() == 5);
+    assertThat(trouble.createKeys).hasSize(2).doesNotContainNull();
+    assertThat(trouble.createKeys.get(1)).isEqualTo(trouble.createKeys.get(0));
+    assertThat(page.present(By.cssSelector(".problem"))).isFalse();
   }
 
   @ParameterizedTest
@@ -149,6 +160,7 @@ class ServiceTroubleTest {
   @TestConfiguration(proxyBeanMethods = false)
   static class Trouble implements Interceptor {
     final AtomicInteger creates = new AtomicInteger();
+    final List<String> createKeys = new CopyOnWriteArrayList<>();
     final AtomicInteger refuseCreates = new AtomicInteger();
     final AtomicInteger loseCreateAnswers = new AtomicInteger();
     final AtomicInteger refuseSubmissions = new AtomicInteger();
@@ -167,6 +179,7 @@ class ServiceTroubleTest {
       boolean submission = path.startsWith("/v1/form_actions/") && !method.equals("GET");
       if (create) {
         creates.incrementAndGet();
+        createKeys.add(chain.request().header("Idempotency-Key"));
       }
       if (create && refuseCreates.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
         return answer(chain, 503);
