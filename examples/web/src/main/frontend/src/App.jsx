@@ -252,6 +252,8 @@ export function App() {
             ? 'The service has moved on and takes no changes to this form now; it keeps the values it accepted.'
             : 'The service took these values; its answer was lost on the way.',
         }));
+        // Taken, as after an ordinary acceptance: what was typed is no longer a draft.
+        dropDraft(formation.id, formId);
         setPhase('following');
         return;
       }
