@@ -478,11 +478,15 @@ export function App() {
   const editable = phase === 'input' || phase === 'following' || phase === 'waiting';
   const following = phase === 'following' || phase === 'waiting';
   const accepted = forms.filter((form) => form.accepted).length;
+  // While the set still shows input_needed the service has not taken the forms up yet: saying it
+  // is at work beside "input needed" would say two things at once.
   const summary =
     phase === 'input' && forms.length > 0
       ? `${accepted} of ${forms.length} forms accepted.`
       : following
-        ? 'Every form is accepted; the service is at work.'
+        ? needsInput(states.at(-1)?.state)
+          ? 'Every form is sent; waiting for the service to take them up.'
+          : 'Every form is accepted; the service is at work.'
         : null;
 
   return (
