@@ -20,8 +20,8 @@ const i18n = {
  * One form of the document set, rendered by JSON Forms from the service's JSON Schema and UI
  * schema, inside an HTML form: Enter in a field submits it. Errors are shown on submit, after
  * GOV.UK's pattern: a summary at the top of the form listing every one (those about a group or
- * the whole form included), each linking to its field, and each again at its field. They stay
- * until the next submit, so nothing a person aims at moves as they type.
+ * the whole form included), each linking to its field, and each again at its field. They change
+ * on a submit and as a person leaves a field, never as they type, so nothing they aim at moves.
  */
 export function FormCard({ form, editable, onChange, onSubmit, onEdit, onKeep, onLeave }) {
   const additionalErrors = useMemo(() => toAdditionalErrors(form.errors), [form.errors]);
