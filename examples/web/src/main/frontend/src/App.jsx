@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, followProgress, listForms, myFormations, startFormation, submitForm } from './api.js';
 import { satisfies, withDefaults } from './ajv.js';
-import { check, explain } from './messages.js';
+import { check, explain, inFormOrder } from './messages.js';
 import { FormCard } from './FormCard.jsx';
 import { fieldId } from './controls.jsx';
 import { pathOf } from './pointers.js';
@@ -62,6 +62,9 @@ function received(form, accepted) {
 const wasAccepted = (form) => Object.keys(form.data ?? {}).length > 0 && satisfies(form.schema, form.data);
 
 const needsInput = (state) => state === 'input_needed';
+
+/** The value at a JSON Forms path ("directors.0.email") in a form's values. */
+const valueAt = (data, path) => (path === '' ? data : path.split('.').reduce((value, key) => value?.[key], data));
 
 /** Scrolls the element to the top of the window, at once for people who asked for less motion. */
 function bringIntoView(element) {
@@ -249,6 +252,8 @@ export function App() {
             ? 'The service has moved on and takes no changes to this form now; it keeps the values it accepted.'
             : 'The service took these values; its answer was lost on the way.',
         }));
+        // Taken, as after an ordinary acceptance: what was typed is no longer a draft.
+        dropDraft(formation.id, formId);
         setPhase('following');
         return;
       }
@@ -260,7 +265,7 @@ export function App() {
         error instanceof ApiError && error.errors.length > 0
           ? explain(error.errors, form.schema, data)
           : [{ pointer: '', message: error.message }];
-      update(formId, () => ({ status: 'open', errors }));
+      update(formId, () => ({ status: 'open', errors, sent: data }));
       setFocus({ formId, target: 'invalid' });
     }
   }
@@ -288,6 +293,27 @@ export function App() {
     values.current = new Map();
     setPhase('lost');
     setFocus({ target: 'lost' });
+  }
+
+  // A field the person leaves, once its form has been checked, is checked again: its message goes
+  // when the value is right now, and says what is wrong when it is not. An error the schema cannot
+  // explain (the service's own rule) goes only once the value differs from the one refused.
+  function recheck(formId, path) {
+    const form = formsRef.current.find((candidate) => candidate.id === formId);
+    if (!form || form.status !== 'open' || !form.sent) return;
+    const data = values.current.get(formId) ?? form.initial ?? {};
+    const at = (error) => error.pointer && pathOf(error.pointer) === path;
+    // A group's message ("Enter address") is answered once a value inside it is typed.
+    const above = (error) => error.pointer && path.startsWith(`${pathOf(error.pointer)}.`);
+    const found = check(form.schema, data);
+    const now = found.filter(at);
+    const changed = JSON.stringify(valueAt(data, path)) !== JSON.stringify(valueAt(form.sent, path));
+    const stands = (error) =>
+      (at(error) && !changed && now.length === 0) ||
+      (above(error) && found.some((problem) => problem.pointer === error.pointer));
+    const errors = inFormOrder([...form.errors.filter((error) => (!at(error) && !above(error)) || stands(error)), ...now], form.schema);
+    if (JSON.stringify(errors) === JSON.stringify(form.errors)) return;
+    update(formId, () => ({ errors }));
   }
 
   // The person's formations as the backend knows them now.
@@ -393,7 +419,13 @@ export function App() {
       setForms(
         fetched.map((form) =>
           reopened.has(form.id)
-            ? { ...received(form, false), initial: form.data, askedAgain: true, errors: check(form.schema, form.data) }
+            ? {
+                ...received(form, false),
+                initial: form.data,
+                askedAgain: true,
+                errors: check(form.schema, form.data),
+                sent: form.data,
+              }
             : { ...received(form, true), notice: null },
         ),
       );
@@ -446,11 +478,15 @@ export function App() {
   const editable = phase === 'input' || phase === 'following' || phase === 'waiting';
   const following = phase === 'following' || phase === 'waiting';
   const accepted = forms.filter((form) => form.accepted).length;
+  // While the set still shows input_needed the service has not taken the forms up yet: saying it
+  // is at work beside "input needed" would say two things at once.
   const summary =
     phase === 'input' && forms.length > 0
       ? `${accepted} of ${forms.length} forms accepted.`
       : following
-        ? 'Every form is accepted; the service is at work.'
+        ? needsInput(states.at(-1)?.state)
+          ? 'Every form is sent; waiting for the service to take them up.'
+          : 'Every form is accepted; the service is at work.'
         : null;
 
   return (
@@ -590,6 +626,7 @@ export function App() {
               values.current.set(formId, data);
               if (form.status !== 'done') keepDraft(formation.id, formId, data);
             }}
+            onLeave={recheck}
             onSubmit={submit}
             onEdit={(formId) =>
               update(formId, (current) => ({ status: 'open', lastAccepted: current.initial, notice: null }))

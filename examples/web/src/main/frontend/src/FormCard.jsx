@@ -1,4 +1,5 @@
-import { useMemo } from 'react';
+import { useMemo, useRef } from 'react';
+import { Actions } from '@jsonforms/core';
 import { JsonForms } from '@jsonforms/react';
 import { vanillaCells, vanillaRenderers } from '@jsonforms/vanilla-renderers';
 import { ajv } from './ajv.js';
@@ -19,12 +20,18 @@ const i18n = {
  * One form of the document set, rendered by JSON Forms from the service's JSON Schema and UI
  * schema, inside an HTML form: Enter in a field submits it. Errors are shown on submit, after
  * GOV.UK's pattern: a summary at the top of the form listing every one (those about a group or
- * the whole form included), each linking to its field, and each again at its field. They stay
- * until the next submit, so nothing a person aims at moves as they type.
+ * the whole form included), each linking to its field, and each again at its field. They change
+ * on a submit and as a person leaves a field, never as they type, so nothing they aim at moves.
  */
-export function FormCard({ form, editable, onChange, onSubmit, onEdit, onKeep }) {
+export function FormCard({ form, editable, onChange, onSubmit, onEdit, onKeep, onLeave }) {
   const additionalErrors = useMemo(() => toAdditionalErrors(form.errors), [form.errors]);
-  const config = useMemo(() => ({ formId: form.id }), [form.id]);
+  // The latest onLeave behind a config that stays one object, so no control renders again for it.
+  const leave = useRef(onLeave);
+  leave.current = onLeave;
+  const config = useMemo(() => ({ formId: form.id, onLeave: (path) => leave.current?.(form.id, path) }), [form.id]);
+  // The values JSON Forms was last given. It loads them again whenever any of its props changes,
+  // messages included; unless they are new, what was typed since stays.
+  const given = useRef(undefined);
   const open = form.status === 'open' || form.status === 'sending';
   const title = form.schema?.title ?? form.id;
   const summaryId = `errors-${form.id}`;
@@ -86,9 +93,15 @@ export function FormCard({ form, editable, onChange, onSubmit, onEdit, onKeep })
           validationMode="ValidateAndHide"
           additionalErrors={additionalErrors}
           middleware={(state, action, reducer) => {
+            let next;
+            if (action.type === Actions.UPDATE_CORE && action.data === given.current) {
+              next = reducer(state, { ...action, data: state.data });
+            } else {
+              if (action.type === Actions.INIT || action.type === Actions.UPDATE_CORE) given.current = action.data;
+              next = reducer(state, action);
+            }
             // Every change, at once: the form's values as they stand after each key, for the
             // submit that may follow the very next moment.
-            const next = reducer(state, action);
             onChange(form.id, next.data);
             return next;
           }}

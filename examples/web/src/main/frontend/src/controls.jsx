@@ -67,6 +67,15 @@ function Field({ props, children, inputId }) {
   );
 }
 
+// Leaving a field checks it again (App's recheck), unless the person is pressing a button: a message
+// going would move that button between press and release, and the click would be lost. Submit
+// checks every field anyway.
+function leave(config, path, event) {
+  if (!event.relatedTarget?.matches('button')) {
+    config.onLeave?.(path);
+  }
+}
+
 function describedBy(inputId, description, invalid) {
   return [description && `${inputId}-hint`, invalid && `${inputId}-error`].filter(Boolean).join(' ') || undefined;
 }
@@ -97,6 +106,7 @@ function InputControl(props) {
           name: path,
           value: text,
           onChange: change,
+          onBlur: (event) => leave(config, path, event),
           disabled: !enabled,
           'aria-invalid': invalid,
           'aria-required': required,
@@ -124,6 +134,7 @@ function SelectControl(props) {
           name={path}
           value={data ?? ''}
           onChange={(event) => handleChange(path, event.target.value === '' ? undefined : event.target.value)}
+          onBlur={(event) => leave(config, path, event)}
           disabled={!enabled}
           autoComplete={attributes.autoComplete}
           aria-invalid={invalid}

@@ -90,7 +90,7 @@ export function describe(rootSchema, pointer) {
 
 // Errors in the order of their fields in the form, as GOV.UK's error summary lists them: by the
 // order of the schema's properties, and of the entries in a list.
-function inFormOrder(errors, rootSchema) {
+export function inFormOrder(errors, rootSchema) {
   const position = (pointer) => {
     let schema = rootSchema;
     return pointer

@@ -50,6 +50,12 @@ class AnswerLostTest {
     assertThat(network.registeredAgentAttempts).as("the SDK sent it again").hasValue(2);
     assertThat(page.formClasses("registered_agent")).contains("done");
     assertThat(page.formClasses("people")).contains("open");
+    assertThat(
+            page.script(
+                "return sessionStorage.getItem(arguments[0])",
+                "formation.draft." + page.formationId() + ".registered_agent"))
+        .as("the draft of the form taken")
+        .isNull();
   }
 
   /**

@@ -62,7 +62,7 @@ class NeverStuckTest {
     page.submit("registered_agent");
     page.waitUntilDone("registered_agent");
     page.waitFor(By.cssSelector(".progress .badge.live"));
-    assertThat(page.text(By.cssSelector(".progress"))).contains("Every form is accepted");
+    assertThat(page.text(By.cssSelector(".progress"))).contains("Every form is sent");
 
     // The set moves on: the change can no longer be sent, and the page says so.
     page.waitUntil(b -> "input_needed".equals(page.currentState()));

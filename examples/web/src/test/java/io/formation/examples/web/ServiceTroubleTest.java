@@ -1,10 +1,13 @@
 package io.formation.examples.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import io.formation.sandbox.FormationSandbox;
 import io.formation.spring.autoconfigure.FormationClientBuilderCustomizer;
 import java.io.IOException;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import okhttp3.Interceptor;
@@ -16,6 +19,8 @@ import okhttp3.ResponseBody;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.openqa.selenium.By;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -49,6 +54,7 @@ class ServiceTroubleTest {
   @AfterEach
   void calmTheService() {
     trouble.creates.set(0);
+    trouble.createKeys.clear();
     trouble.refuseCreates.set(0);
     trouble.loseCreateAnswers.set(0);
     trouble.refuseSubmissions.set(0);
@@ -90,6 +96,43 @@ class ServiceTroubleTest {
     assertThat(trouble.creates).as("creates sent").hasValue(1);
     assertThat(sandbox.documentSets()).hasSize(setsBefore + 1);
     assertThat(page.messagesShown()).isNotEmpty().noneMatch(m -> m.matches(STATUS_CODE));
+
+    // The person starts again: the same start, sent with the same Idempotency-Key, so a service
+    // that honours it answers with the set the lost answer made (the sandbox does not honour it).
+    page.click(By.xpath("//button[text()='Start']"));
+    page.waitUntil(b -> b.findElements(By.cssSelector("section[data-form]")).size() == 5);
+    assertThat(trouble.createKeys).hasSize(2).doesNotContainNull();
+    assertThat(trouble.createKeys.get(1)).isEqualTo(trouble.createKeys.get(0));
+    assertThat(page.present(By.cssSelector(".problem"))).isFalse();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"desktop", "phone"})
+  void aProblemIsSetApartFromTheCardBelowItAsTheCardsAreFromEachOther(String size)
+      throws IOException {
+    trouble.loseCreateAnswers.set(1);
+    try (Browser browser =
+        new Browser(
+            size.equals("phone") ? Browser.PHONE : Browser.DESKTOP, SandboxForTests.PATIENCE)) {
+      browser.open("http://localhost:" + port + "/");
+      browser.click(By.xpath("//button[text()='Start']"));
+      browser.waitFor(By.cssSelector(".problem + .card"));
+      browser.screenshot(size + "-problem");
+
+      Number gap =
+          (Number)
+              browser.script(
+                  "const problem = document.querySelector('.problem');"
+                      + "return problem.nextElementSibling.getBoundingClientRect().top"
+                      + "    - problem.getBoundingClientRect().bottom;");
+      Number cards =
+          (Number)
+              browser.script(
+                  "return parseFloat(getComputedStyle(document.querySelector('.card'))"
+                      + ".marginBottom);");
+      assertThat(cards.doubleValue()).as("the space below a card").isPositive();
+      assertThat(gap.doubleValue()).isCloseTo(cards.doubleValue(), within(1.0));
+    }
   }
 
   @Test
@@ -117,6 +160,7 @@ class ServiceTroubleTest {
   @TestConfiguration(proxyBeanMethods = false)
   static class Trouble implements Interceptor {
     final AtomicInteger creates = new AtomicInteger();
+    final List<String> createKeys = new CopyOnWriteArrayList<>();
     final AtomicInteger refuseCreates = new AtomicInteger();
     final AtomicInteger loseCreateAnswers = new AtomicInteger();
     final AtomicInteger refuseSubmissions = new AtomicInteger();
@@ -135,6 +179,7 @@ class ServiceTroubleTest {
       boolean submission = path.startsWith("/v1/form_actions/") && !method.equals("GET");
       if (create) {
         creates.incrementAndGet();
+        createKeys.add(chain.request().header("Idempotency-Key"));
       }
       if (create && refuseCreates.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
         return answer(chain, 503);

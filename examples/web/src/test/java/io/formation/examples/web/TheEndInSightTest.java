@@ -47,6 +47,7 @@ class TheEndInSightTest {
       page.screenshot(size + "-start", readme);
       page.click(By.xpath("//button[text()='Start']"));
       page.waitUntil(b -> b.findElements(By.cssSelector("section[data-form]")).size() == 5);
+      recordAcceptedBesideInputNeeded();
 
       Fill.company(page);
       page.replace("company", ".root_properties_website", "acme-robotics");
@@ -94,7 +95,28 @@ class TheEndInSightTest {
       page.waitUntil(b -> inView(".complete h2") && inView(".complete a.app-link"));
       assertThat(page.focused()).isEqualTo("complete-title");
       page.screenshot(size + "-complete", readme);
+      assertThat(page.script("return window.acceptedBesideInputNeeded"))
+          .as("pages that said every form is accepted beside the state input_needed")
+          .isEqualTo(0L);
     }
+  }
+
+  /**
+   * From now on, counts each state of the page, as every change leaves it, that says every form is
+   * accepted while the state it shows is input_needed.
+   */
+  private void recordAcceptedBesideInputNeeded() {
+    page.script(
+        "window.acceptedBesideInputNeeded = 0;"
+            + "const look = () => {"
+            + "  const current = document.querySelector('.progress li.current');"
+            + "  const summary = document.querySelector('.progress .hint');"
+            + "  if (current && current.dataset.state === 'input_needed' && summary"
+            + "      && summary.textContent.includes('Every form is accepted'))"
+            + "    window.acceptedBesideInputNeeded++; };"
+            + "new MutationObserver(look).observe(document.body,"
+            + "    {subtree: true, childList: true, characterData: true, attributes: true});"
+            + "look();");
   }
 
   /** Whether the element is wholly inside the window. */
