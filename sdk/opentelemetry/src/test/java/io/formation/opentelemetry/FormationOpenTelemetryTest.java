@@ -14,20 +14,11 @@ import io.formation.sdk.model.DocumentSet;
 import io.formation.sdk.model.Form;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.trace.SpanKind;
-import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
-import io.opentelemetry.context.propagation.ContextPropagators;
-import io.opentelemetry.sdk.OpenTelemetrySdk;
-import io.opentelemetry.sdk.metrics.SdkMeterProvider;
 import io.opentelemetry.sdk.metrics.data.MetricData;
-import io.opentelemetry.sdk.testing.exporter.InMemoryMetricReader;
-import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
-import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.data.SpanData;
-import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -52,39 +43,10 @@ class FormationOpenTelemetryTest {
     }
   }
 
-  /** An OpenTelemetry SDK that keeps every span and metric in memory. */
-  final class Telemetry {
-    final InMemorySpanExporter spans = InMemorySpanExporter.create();
-    final InMemoryMetricReader metrics = InMemoryMetricReader.create();
-    final OpenTelemetrySdk sdk =
-        OpenTelemetrySdk.builder()
-            .setTracerProvider(
-                SdkTracerProvider.builder()
-                    .addSpanProcessor(SimpleSpanProcessor.create(spans))
-                    .build())
-            .setMeterProvider(SdkMeterProvider.builder().registerMetricReader(metrics).build())
-            .setPropagators(ContextPropagators.create(W3CTraceContextPropagator.getInstance()))
-            .build();
-
+  /** The in-memory SDK, closed after the test. */
+  final class Telemetry extends InMemoryTelemetry {
     Telemetry() {
-      closing.add(sdk);
-    }
-
-    List<SpanData> spans() {
-      return spans.getFinishedSpanItems().stream()
-          .sorted(Comparator.comparingLong(SpanData::getStartEpochNanos))
-          .toList();
-    }
-
-    List<SpanData> named(String name) {
-      return spans().stream().filter(span -> span.getName().equals(name)).toList();
-    }
-
-    MetricData metric(String name) {
-      return metrics.collectAllMetrics().stream()
-          .filter(metric -> metric.getName().equals(name))
-          .findFirst()
-          .orElseThrow(() -> new AssertionError("no metric " + name));
+      closing.add(this);
     }
 
     FormationClient client(String baseUrl) {
@@ -92,14 +54,7 @@ class FormationOpenTelemetryTest {
     }
 
     FormationClient client(String baseUrl, String token) {
-      FormationClient client =
-          FormationClient.builder()
-              .baseUrl(baseUrl)
-              .accessToken(token)
-              .tracer(FormationOpenTelemetry.create(sdk))
-              .build();
-      closing.add(client);
-      return client;
+      return client(baseUrl, token, builder -> {});
     }
   }
 

@@ -13,20 +13,11 @@ import io.formation.sdk.model.DocumentSet;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;
-import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
 import io.opentelemetry.context.Scope;
-import io.opentelemetry.context.propagation.ContextPropagators;
-import io.opentelemetry.sdk.OpenTelemetrySdk;
-import io.opentelemetry.sdk.metrics.SdkMeterProvider;
 import io.opentelemetry.sdk.metrics.data.MetricData;
-import io.opentelemetry.sdk.testing.exporter.InMemoryMetricReader;
-import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
-import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.data.SpanData;
-import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -57,29 +48,10 @@ class OpenTelemetryPromisesReviewTest {
     }
   }
 
-  /** An OpenTelemetry SDK that keeps every span and metric in memory. */
-  final class Telemetry {
-    final InMemorySpanExporter spans = InMemorySpanExporter.create();
-    final InMemoryMetricReader metrics = InMemoryMetricReader.create();
-    final OpenTelemetrySdk sdk =
-        OpenTelemetrySdk.builder()
-            .setTracerProvider(
-                SdkTracerProvider.builder()
-                    .addSpanProcessor(SimpleSpanProcessor.create(spans))
-                    .build())
-            .setMeterProvider(SdkMeterProvider.builder().registerMetricReader(metrics).build())
-            .setPropagators(ContextPropagators.create(W3CTraceContextPropagator.getInstance()))
-            .build();
-
+  /** The in-memory SDK, closed after the test. */
+  final class Telemetry extends InMemoryTelemetry {
     Telemetry() {
-      closing.add(sdk);
-    }
-
-    List<SpanData> named(String name) {
-      return spans.getFinishedSpanItems().stream()
-          .filter(span -> span.getName().equals(name))
-          .sorted(Comparator.comparingLong(SpanData::getStartEpochNanos))
-          .toList();
+      closing.add(this);
     }
 
     Map<String, Long> sums(String metric) {
@@ -97,15 +69,7 @@ class OpenTelemetryPromisesReviewTest {
     }
 
     FormationClient client(MockWebServer server, Consumer<FormationClient.Builder> more) {
-      FormationClient.Builder builder =
-          FormationClient.builder()
-              .baseUrl(server.url("/").toString())
-              .accessToken(TOKEN)
-              .tracer(FormationOpenTelemetry.create(sdk));
-      more.accept(builder);
-      FormationClient client = builder.build();
-      closing.add(client);
-      return client;
+      return client(server.url("/").toString(), TOKEN, more);
     }
   }
 
