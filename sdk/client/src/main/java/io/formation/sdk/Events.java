@@ -20,12 +20,13 @@ import okhttp3.Headers;
 
 /**
  * Where the client says what it does, once per event: its log, the partner's {@link
- * FormationListener} and {@link FormationTracer}, so they never disagree; nothing is built when
- * nobody listens. The internals' {@link Port}: they reach the listener and the exceptions through
- * it.
+ * FormationListener} and {@link FormationTracer}, so they never disagree; when nobody listens,
+ * nothing is built but each call's small reporter. The internals' {@link Port}: they reach the
+ * listener and the exceptions through it.
  */
 final class Events implements Port {
-  private static final String CREATE = "DocumentSets.create";
+  /** The name of a create, whose span's context the waits of its set keep. */
+  static final String CREATE = "DocumentSets.create";
 
   private final FormationListener listener;
   private final FormationTracer tracer;

@@ -30,7 +30,7 @@ final class Requests {
               ApiRequest.ANY_JSON,
               options.call())
           .withIdempotencyKey(params.idempotencyKey())
-          .as(Operation.named("DocumentSets.create"));
+          .as(Operation.named(Events.CREATE));
     } catch (JsonProcessingException e) {
       throw Port.invalid("The params cannot be written as JSON", e);
     }
