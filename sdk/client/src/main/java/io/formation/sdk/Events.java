@@ -179,8 +179,7 @@ final class Events implements Port {
           if (name != null
               && value != null
               && Checks.isToken(name)
-              && Checks.invalidHeaderCharAt(value) < 0
-              && !name.equalsIgnoreCase("Authorization")) {
+              && Checks.invalidHeaderCharAt(value) < 0) {
             kept.put(name, value);
           } else {
             log.log(Level.WARNING, "a FormationTracer gave a header that cannot be sent", null);

@@ -62,7 +62,7 @@ class IdleMemoryTest {
         assertThat(line).as("the backend's log, before it said where to open the page").isNotNull();
         started.add(line);
       } while (!line.contains("Open http://localhost:"));
-      // db-scheduler once warned at every start that it did not know HSQLDB.
+      // db-scheduler warns at start about a database it does not know, unless told which it is.
       assertThat(started)
           .noneMatch(logged -> logged.contains(" WARN ") && logged.contains("c.g.k.s"))
           .noneMatch(logged -> logged.contains("jdbc-overrides"));

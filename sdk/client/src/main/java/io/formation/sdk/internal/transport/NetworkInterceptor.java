@@ -42,8 +42,6 @@ record NetworkInterceptor(Map<Call, Attempt> attempts, Origins origins, long max
     }
     // The token and the trace go to the service's origins alone, redirects included.
     if (origins.isTrusted(request.url())) {
-      // Replaces any Authorization an interceptor up the chain may have set.
-      sent.header("Authorization", "Bearer " + attempt.token());
       // The trace adds headers, never replaces one the request has (an Idempotency-Key, say).
       attempt
           .traceHeaders()
@@ -53,6 +51,8 @@ record NetworkInterceptor(Map<Call, Attempt> attempts, Origins origins, long max
                   sent.header(name, value);
                 }
               });
+      // Last: replaces any Authorization the trace or an interceptor up the chain may have set.
+      sent.header("Authorization", "Bearer " + attempt.token());
     } else {
       sent.removeHeader("Authorization");
       attempt.traceHeaders().keySet().forEach(sent::removeHeader);
