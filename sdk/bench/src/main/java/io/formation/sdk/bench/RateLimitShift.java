@@ -21,14 +21,15 @@ import java.util.function.Predicate;
  * <p>Arguments: {@code [waits] [seconds of each of the first two phases] [seconds of the last]}.
  */
 public final class RateLimitShift {
-  private static final double HIGH = 2_000;
-  private static final double LOW = 500;
-  private static final int BURST = 100;
-  private static final long BUCKET_NANOS = 500_000_000L;
+  static final double HIGH = 2_000;
+  static final double LOW = 500;
+  static final int BURST = 100;
+  static final long BUCKET_NANOS = 500_000_000L;
 
   private RateLimitShift() {}
 
-  private record Bucket(long answered, long refused) {}
+  /** What the server answered and refused in one half second. */
+  record Bucket(long answered, long refused) {}
 
   private record Run(String name, List<Bucket> buckets, int phaseBuckets) {}
 
@@ -146,17 +147,14 @@ public final class RateLimitShift {
         prefixed(
             "follows the drop (refused < 5%) after",
             runs.stream()
-                .map(run -> followed(phase(run, 1), b -> b.refused() <= 0.05 * total(b)))
+                .map(run -> seconds(followedFrom(phase(run, 1), RateLimitShift::calm)))
                 .toArray(String[]::new)));
     System.out.printf(
         format,
         prefixed(
             "finds the rise (answered >= 90%) after",
             runs.stream()
-                .map(
-                    run ->
-                        reached(
-                            phase(run, 2), b -> b.answered() >= 0.9 * HIGH * BUCKET_NANOS / 1e9))
+                .map(run -> seconds(reachedAt(phase(run, 2), b -> atLimit(b, HIGH))))
                 .toArray(String[]::new)));
     System.out.println();
     System.out.println("answered / refused per half second:");
@@ -169,8 +167,14 @@ public final class RateLimitShift {
     }
   }
 
-  private static long total(Bucket b) {
-    return b.answered() + b.refused();
+  /** Following a drop: at most 5% of this half second's requests were refused. */
+  static boolean calm(Bucket b) {
+    return b.refused() <= 0.05 * (b.answered() + b.refused());
+  }
+
+  /** Finding a rise: this half second was answered at 90% of the limit or more. */
+  static boolean atLimit(Bucket b, double limit) {
+    return b.answered() >= 0.9 * limit * BUCKET_NANOS / 1e9;
   }
 
   private static List<Bucket> phase(Run run, int phase) {
@@ -180,26 +184,31 @@ public final class RateLimitShift {
   }
 
   /**
-   * The time from the phase's start to the first half second from which the test holds on. A half
-   * second of a pause, nothing sent and nothing refused, holds for the drop.
+   * The first half second from which the test holds on, counted from the phase's start; -1 if none.
+   * A half second of a pause, nothing sent and nothing refused, holds for the drop.
    */
-  private static String followed(List<Bucket> buckets, Predicate<Bucket> ok) {
+  static int followedFrom(List<Bucket> buckets, Predicate<Bucket> ok) {
     for (int i = 0; i < buckets.size(); i++) {
       if (buckets.subList(i, buckets.size()).stream().allMatch(ok)) {
-        return String.format("%.1f s", i * BUCKET_NANOS / 1e9);
+        return i;
       }
     }
-    return "never";
+    return -1;
   }
 
-  /** The time from the phase's start to the first half second for which the test holds. */
-  private static String reached(List<Bucket> buckets, Predicate<Bucket> ok) {
+  /** The first half second for which the test holds, counted from the phase's start; -1 if none. */
+  static int reachedAt(List<Bucket> buckets, Predicate<Bucket> ok) {
     for (int i = 0; i < buckets.size(); i++) {
       if (ok.test(buckets.get(i))) {
-        return String.format("%.1f s", i * BUCKET_NANOS / 1e9);
+        return i;
       }
     }
-    return "never";
+    return -1;
+  }
+
+  /** A half-second count as the time it stands for, or "never". */
+  static String seconds(int buckets) {
+    return buckets < 0 ? "never" : String.format("%.1f s", buckets * BUCKET_NANOS / 1e9);
   }
 
   private static Object[] prefixed(String label, String[] cells) {
