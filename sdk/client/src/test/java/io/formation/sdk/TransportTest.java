@@ -80,19 +80,19 @@ class TransportTest {
       assertThat(client.documentSets().get("ds1").id()).isEqualTo("ds1");
     }
     assertThat(server.getRequestCount()).isEqualTo(3);
-    // Full jitter with the random source fixed at 1.0: the cap of each step, 500 ms then 1 s.
-    assertThat(time.sleeps()).containsExactly(Duration.ofMillis(500), Duration.ofSeconds(1));
+    // Full jitter with the random source fixed at 1.0: the cap of each step, 100 ms then 200 ms.
+    assertThat(time.sleeps()).containsExactly(Duration.ofMillis(100), Duration.ofMillis(200));
   }
 
   @Test
-  void aRetryAfterOfZeroStillLeavesTheLeastGapBeforeTheRetry() throws Exception {
+  void aRetryAfterOfZeroIsTheServiceSayingGoOnSoTheRetryGoesAtOnce() throws Exception {
     server.enqueue(new MockResponse.Builder().code(503).addHeader("Retry-After", "0").build());
     server.enqueue(ok(SET));
     try (FormationClient client = TestClients.client(server, time)) {
       client.documentSets().get("ds1");
     }
     assertThat(server.getRequestCount()).isEqualTo(2);
-    assertThat(time.sleeps()).containsExactly(Duration.ofMillis(100));
+    assertThat(time.sleeps()).containsExactly(Duration.ZERO);
   }
 
   @Test
@@ -152,9 +152,9 @@ class TransportTest {
         TestClients.builder(server, time).maxRetries(3).random(() -> 0.5).build()) {
       client.documentSets().get("ds1");
     }
-    // Caps of 500 ms, 1 s and 2 s, each cut to 7/8 by the jitter, the first never under 500 ms.
+    // Caps of 100, 200 and 400 ms, each cut to 7/8 by the jitter, the first never under 100 ms.
     assertThat(time.sleeps())
-        .containsExactly(Duration.ofMillis(500), Duration.ofMillis(875), Duration.ofMillis(1750));
+        .containsExactly(Duration.ofMillis(100), Duration.ofMillis(175), Duration.ofMillis(350));
   }
 
   @Test
@@ -165,8 +165,8 @@ class TransportTest {
     try (FormationClient client = TestClients.builder(server, time).random(() -> 0.0).build()) {
       client.documentSets().get("ds1");
     }
-    // Full jitter from zero once retried a 503 19 ms later; now 3/4 of 1 s, and the base 500 ms.
-    assertThat(time.sleeps()).containsExactly(Duration.ofMillis(500), Duration.ofMillis(750));
+    // The base 100 ms, then three quarters of 200 ms.
+    assertThat(time.sleeps()).containsExactly(Duration.ofMillis(100), Duration.ofMillis(150));
   }
 
   @Test

@@ -38,6 +38,9 @@ final class AdaptiveRate {
   /** Answers the refused share is averaged over: enough that a steady few percent stays under. */
   private static final double SHARE_ANSWERS = 100;
 
+  /** Recent answers below which a refusal's share cannot tell a limit from noise. */
+  private static final double MIN_EVIDENCE = 20;
+
   /** Seconds the unanswered share looks back. */
   private static final double UNANSWERED_SECONDS = 10;
 
@@ -84,7 +87,7 @@ final class AdaptiveRate {
     return learned || ceiling != Double.POSITIVE_INFINITY;
   }
 
-  /** A request went out. */
+  /** A request went on the wire: one waiting in OkHttp's queue is not yet sent. */
   void sent(long now) {
     sent.count(now);
     fade(now);
@@ -108,10 +111,9 @@ final class AdaptiveRate {
     return tokens >= 1;
   }
 
-  /** A request goes now, on a token. */
-  void take(long now) {
+  /** A turn goes now, on a token. */
+  void take() {
     tokens--;
-    sent(now);
   }
 
   /**
@@ -156,6 +158,11 @@ final class AdaptiveRate {
   private boolean showsLimit() {
     double unanswered = 1 - returnedRecently / Math.max(sentEarlier, 1);
     return refusedShare > NOISE_SHARE || unanswered > NOISE_SHARE;
+  }
+
+  /** Whether the last refusal speaks for every call: it shows a limit, or too few answers tell. */
+  boolean speaksForOrigin() {
+    return showsLimit() || returnedRecently < MIN_EVIDENCE;
   }
 
   private void returned(long now, int refused) {

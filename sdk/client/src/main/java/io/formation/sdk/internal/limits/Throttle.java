@@ -37,14 +37,22 @@ public final class Throttle {
     return lane(request.url()).acquire(request, null);
   }
 
-  /** Whether the origin is paused now: a call that waited in OkHttp's queue must not go out. */
-  public boolean isPaused(HttpUrl url) {
+  /**
+   * A request leaves OkHttp's queue: counted as sent, unless the origin is paused now, when it must
+   * not go out; whether it is paused.
+   */
+  public boolean leaving(HttpUrl url) {
     Lane lane = existing(url);
     if (lane == null) {
       return false;
     }
+    long now = time.now();
     synchronized (lane) {
-      return !lane.pause.left(time.now()).isZero();
+      if (!lane.pause.left(now).isZero()) {
+        return true;
+      }
+      lane.rate.sent(now);
+      return false;
     }
   }
 
@@ -70,8 +78,9 @@ public final class Throttle {
     boolean paused = false;
     synchronized (lane) {
       boolean cut = lane.rate.refused(now, sentAt);
-      if (pause != null) {
-        paused = lane.pause.pause(now, sentAt, pause) && !pause.isZero();
+      // Noise pauses only the refused call, through its retry's delay.
+      if (pause != null && lane.rate.speaksForOrigin()) {
+        paused = lane.pause.pause(now, sentAt, pause);
       }
       // Only a cut's climb waits for the pause: noise leaves the rate as it was.
       if (cut && !lane.pause.left(now).isZero()) {

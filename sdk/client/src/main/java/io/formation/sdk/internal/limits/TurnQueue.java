@@ -75,13 +75,12 @@ abstract class TurnQueue {
         return held;
       }
       if (!rate.isActive()) {
-        rate.sent(now);
         return go(held);
       }
       rate.refill(now);
       boolean queued = liveInteractive > 0 || !isInteractive && livePolls > 0;
       if (!queued && rate.hasToken()) {
-        rate.take(now);
+        rate.take();
         return go(held);
       }
       int ahead = liveInteractive + (isInteractive ? 0 : livePolls);
@@ -177,7 +176,7 @@ abstract class TurnQueue {
             late.add(turn);
             continue;
           }
-          rate.take(now);
+          rate.take();
           go.add(turn);
         }
         if (liveInteractive > 0 || livePolls > 0) {

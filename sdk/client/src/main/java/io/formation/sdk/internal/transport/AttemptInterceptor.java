@@ -31,7 +31,7 @@ final class AttemptInterceptor implements Interceptor {
     Attempt attempt = attempts.get(chain.call());
     // Only the SDK's attempts carry a token; the guard below holds for every request.
     if (attempt != null) {
-      if (throttle.isPaused(chain.request().url())) {
+      if (throttle.leaving(chain.request().url())) {
         throw new Throttle.PausedBeforeSending();
       }
       attempt.token(token());

@@ -27,6 +27,8 @@ import java.util.function.Consumer;
 import okhttp3.Headers;
 import okhttp3.HttpUrl;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The client's shared view of the service's limits, stepped through with a manual clock. */
 class ThrottleTest {
@@ -57,6 +59,13 @@ class ThrottleTest {
 
   Throttle throttle(double perSecond, int burst) {
     return new Throttle(time(() -> 1.0), policy, (Port) TestFailures.INSTANCE, perSecond, burst);
+  }
+
+  /** A turn; once given, its request goes on the wire, as the transport's interceptor says. */
+  static CompletableFuture<IOException> go(Throttle throttle, ApiRequest request) {
+    CompletableFuture<IOException> turn = throttle.acquire(request);
+    turn.thenRun(() -> throttle.leaving(request.url()));
+    return turn;
   }
 
   static ApiRequest poll(HttpUrl url) {
@@ -94,7 +103,7 @@ class ThrottleTest {
   void withoutABudgetOrAPauseEveryCallGoesAtOnce() {
     Throttle throttle = throttle(0, 0);
     for (int i = 0; i < 100; i++) {
-      assertThat(throttle.acquire(poll(SET))).isDone();
+      assertThat(go(throttle, poll(SET))).isDone();
     }
   }
 
@@ -103,8 +112,8 @@ class ThrottleTest {
     Throttle throttle = throttle(0, 0);
     throttle.observe(poll(SET), answer(429, "10"), time.nanoTime());
 
-    CompletableFuture<IOException> held = throttle.acquire(create());
-    CompletableFuture<IOException> elsewhere = throttle.acquire(poll(OTHER_ORIGIN));
+    CompletableFuture<IOException> held = go(throttle, create());
+    CompletableFuture<IOException> elsewhere = go(throttle, poll(OTHER_ORIGIN));
 
     assertThat(elsewhere).isDone();
     time.advance(Duration.ofSeconds(10));
@@ -112,7 +121,7 @@ class ThrottleTest {
     // Each paused call adds up to the pause again (here the most: random is 1.0).
     time.advance(Duration.ofSeconds(10));
     assertThat(held).isDone();
-    assertThat(throttle.acquire(create())).isDone();
+    assertThat(go(throttle, create())).isDone();
   }
 
   @Test
@@ -123,26 +132,26 @@ class ThrottleTest {
     time.advance(Duration.ofSeconds(2));
     // Another call sent at the same moment comes back refused two seconds later: old news.
     throttle.observe(poll(SET), answer(429, "10"), sentTogether);
-    CompletableFuture<IOException> held = throttle.acquire(poll(SET));
+    CompletableFuture<IOException> held = go(throttle, poll(SET));
     time.advance(Duration.ofMillis(8_000 + 10_000));
     assertThat(held).isDone();
     // A call sent while the held calls resume (up to 10 s after the pause) is refused: expected.
     throttle.observe(
         poll(SET), answer(429, "10"), time.nanoTime() - Duration.ofSeconds(1).toNanos());
-    assertThat(throttle.acquire(poll(SET))).isDone();
+    assertThat(go(throttle, poll(SET))).isDone();
 
     // Once they have all resumed, a refusal pauses the origin again.
     throttle.observe(poll(SET), answer(429, "10"), time.nanoTime());
-    assertThat(throttle.acquire(poll(SET))).isNotDone();
+    assertThat(go(throttle, poll(SET))).isNotDone();
   }
 
   @Test
   void a503WithRetryAfterPausesTooButOneWithoutRetryAfterDoesNot() {
     Throttle throttle = throttle(0, 0);
     throttle.observe(poll(SET), answer(503, null), time.nanoTime());
-    assertThat(throttle.acquire(poll(SET))).isDone();
+    assertThat(go(throttle, poll(SET))).isDone();
     throttle.observe(poll(SET), answer(503, "2"), time.nanoTime());
-    assertThat(throttle.acquire(poll(SET))).isNotDone();
+    assertThat(go(throttle, poll(SET))).isNotDone();
   }
 
   @Test
@@ -153,7 +162,7 @@ class ThrottleTest {
         ApiRequest.get(SET, ApiRequest.ANY_JSON, CallOptions.NONE)
             .asPoll(ticker.after(Duration.ofSeconds(5)));
 
-    CompletableFuture<IOException> turn = throttle.acquire(poll);
+    CompletableFuture<IOException> turn = go(throttle, poll);
 
     assertThat(turn).isCompletedExceptionally();
     assertThat(failure(turn))
@@ -169,7 +178,7 @@ class ThrottleTest {
     Throttle throttle = throttle(0, 0);
     throttle.observe(poll(SET), answer(429, "99999999999"), time.nanoTime());
 
-    CompletableFuture<IOException> held = throttle.acquire(create());
+    CompletableFuture<IOException> held = go(throttle, create());
 
     // maxRetryAfter is a minute here; the call adds as much again of jitter at most.
     time.advance(Duration.ofSeconds(119));
@@ -183,7 +192,7 @@ class ThrottleTest {
     Throttle throttle = throttle(0, 0);
     throttle.observe(poll(SET), answer(429, "99999999999"), time.nanoTime());
 
-    CompletableFuture<IOException> turn = throttle.acquire(create(Duration.ofSeconds(5)));
+    CompletableFuture<IOException> turn = go(throttle, create(Duration.ofSeconds(5)));
 
     assertThat(turn).isCompletedExceptionally();
     assertThat(failure(turn))
@@ -199,18 +208,18 @@ class ThrottleTest {
             time(() -> 1.0), policy(Duration.ofSeconds(10)), (Port) TestFailures.INSTANCE, 0, 0);
     throttle.observe(poll(SET), answer(429, "30"), time.nanoTime());
 
-    assertThat(failure(throttle.acquire(create()))).isInstanceOf(RateLimitException.class);
+    assertThat(failure(go(throttle, create()))).isInstanceOf(RateLimitException.class);
   }
 
   @Test
   void aCallBehindAQueueLongerThanItsTimeoutFailsAtOnce() {
     Throttle throttle = throttle(1, 1);
     for (int i = 0; i < 8; i++) {
-      throttle.acquire(create());
+      go(throttle, create());
     }
 
-    CompletableFuture<IOException> hurried = throttle.acquire(create(Duration.ofSeconds(1)));
-    CompletableFuture<IOException> shortWait = throttle.acquire(poll(SET, Duration.ofSeconds(1)));
+    CompletableFuture<IOException> hurried = go(throttle, create(Duration.ofSeconds(1)));
+    CompletableFuture<IOException> shortWait = go(throttle, poll(SET, Duration.ofSeconds(1)));
 
     // Seven wait ahead of it: its turn would come in eight seconds.
     assertThat(failure(hurried).retryAfter()).contains(Duration.ofSeconds(8));
@@ -220,10 +229,10 @@ class ThrottleTest {
   @Test
   void aPollOvertakenInTheQueueFailsWhenItsDeadlineComesNotWhenItsTurnDoes() {
     Throttle throttle = throttle(1, 1);
-    throttle.acquire(create());
-    CompletableFuture<IOException> poll = throttle.acquire(poll(SET, Duration.ofSeconds(3)));
+    go(throttle, create());
+    CompletableFuture<IOException> poll = go(throttle, poll(SET, Duration.ofSeconds(3)));
     for (int i = 0; i < 5; i++) {
-      throttle.acquire(create());
+      go(throttle, create());
     }
 
     time.advance(Duration.ofMillis(2_999));
@@ -236,13 +245,13 @@ class ThrottleTest {
   void pollsAgeSoThatASteadyLoadOfInteractiveCallsCannotStarveThem() {
     Throttle throttle = throttle(10, 1);
     for (int i = 0; i < 10; i++) {
-      throttle.acquire(create());
+      go(throttle, create());
     }
-    CompletableFuture<IOException> poll = throttle.acquire(poll(SET));
+    CompletableFuture<IOException> poll = go(throttle, poll(SET));
     long queued = time.nanoTime();
     // Interactive calls keep coming at the budget's whole rate: the queue never empties.
     while (!poll.isDone() && ticker.since(queued).compareTo(Duration.ofSeconds(10)) < 0) {
-      throttle.acquire(create());
+      go(throttle, create());
       time.advance(Duration.ofMillis(100));
     }
 
@@ -259,11 +268,11 @@ class ThrottleTest {
             f -> f.cancel(false),
             f -> f.orTimeout(1, TimeUnit.NANOSECONDS))) {
       Throttle throttle = throttle(1, 1);
-      throttle.acquire(create());
+      go(throttle, create());
       AsyncOperation<String> operation = new AsyncOperation<>(Runnable::run);
-      CompletableFuture<IOException> abandoned = throttle.acquire(create());
+      CompletableFuture<IOException> abandoned = go(throttle, create());
       operation.track(abandoned);
-      CompletableFuture<IOException> next = throttle.acquire(create());
+      CompletableFuture<IOException> next = go(throttle, create());
 
       abandon.accept(operation.result());
       // Only the caller's abandon can end this turn: the manual time has not moved.
@@ -283,15 +292,15 @@ class ThrottleTest {
             f -> f.cancel(false),
             f -> f.complete("enough"))) {
       Throttle throttle = throttle(2, 1);
-      throttle.acquire(create());
+      go(throttle, create());
       for (int i = 0; i < 6; i++) {
         AsyncOperation<String> operation = new AsyncOperation<>(Runnable::run);
-        operation.track(throttle.acquire(create()));
+        operation.track(go(throttle, create()));
         abandon.accept(operation.result());
         operation.result().handle((value, error) -> null).join();
       }
 
-      CompletableFuture<IOException> hurried = throttle.acquire(create(Duration.ofSeconds(1)));
+      CompletableFuture<IOException> hurried = go(throttle, create(Duration.ofSeconds(1)));
 
       // Only its own turn is ahead of it, half a second away: queued, not refused.
       assertThat(hurried).isNotDone();
@@ -303,13 +312,13 @@ class ThrottleTest {
   @Test
   void aPollLateInTheQueueIsToldTheWaitOfTheLiveCallsOnly() {
     Throttle throttle = throttle(1, 1);
-    throttle.acquire(create());
-    CompletableFuture<IOException> poll = throttle.acquire(poll(SET, Duration.ofMillis(2_500)));
-    throttle.acquire(create());
-    throttle.acquire(create());
-    throttle.acquire(create());
+    go(throttle, create());
+    CompletableFuture<IOException> poll = go(throttle, poll(SET, Duration.ofMillis(2_500)));
+    go(throttle, create());
+    go(throttle, create());
+    go(throttle, create());
     for (int i = 0; i < 5; i++) {
-      throttle.acquire(create()).cancel(false);
+      go(throttle, create()).cancel(false);
     }
 
     time.advance(Duration.ofMillis(2_500));
@@ -321,7 +330,7 @@ class ThrottleTest {
   @Test
   void aWaitingCallHangsNoCallbackOnItsTurnWhetherHeldByAPauseOrTimedInTheQueue() {
     Throttle throttle = throttle(1, 1);
-    throttle.acquire(create());
+    go(throttle, create());
     CompletableFuture<IOException> timed = throttle.acquire(poll(SET, Duration.ofSeconds(3)));
     throttle.observe(poll(SET), answer(429, "10"), time.nanoTime());
     CompletableFuture<IOException> paused = throttle.acquire(create());
@@ -335,12 +344,12 @@ class ThrottleTest {
   void aCallAbandonedDuringAPauseTakesNoTurnAfterIt() {
     Throttle throttle = throttle(1, 1);
     throttle.observe(poll(SET), answer(429, "10"), time.nanoTime());
-    CompletableFuture<IOException> abandoned = throttle.acquire(create());
+    CompletableFuture<IOException> abandoned = go(throttle, create());
     abandoned.complete(null);
     time.advance(Duration.ofSeconds(20));
 
     // The budget's one token is still there: the abandoned call did not spend it.
-    assertThat(throttle.acquire(create())).isCompleted();
+    assertThat(go(throttle, create())).isCompleted();
   }
 
   @Test
@@ -374,7 +383,7 @@ class ThrottleTest {
     assertThat(throttle.rate(SET)).isCloseTo(70, within(0.5));
     // CUBIC climbs fast at first: about 81 go in the first second, never the 100 refused.
     assertThat(servedInOneSecond(throttle)).isBetween(74, 84);
-    assertThat(throttle.acquire(poll(OTHER_ORIGIN))).isCompleted();
+    assertThat(go(throttle, poll(OTHER_ORIGIN))).isCompleted();
   }
 
   @Test
@@ -383,7 +392,7 @@ class ThrottleTest {
     // 1,000 a second sent, of which the service answered one in five: it allows about 200.
     long gap = 1_000_000L;
     for (int i = 0; i < 1_000; i++) {
-      assertThat(throttle.acquire(create())).isCompleted();
+      assertThat(go(throttle, create())).isCompleted();
       if (i % 5 == 0) {
         throttle.observe(create(), answer(200, null), time.nanoTime());
       }
@@ -515,7 +524,7 @@ class ThrottleTest {
     }
     assertThat(throttle.rate(SET)).isEqualTo(AdaptiveRate.MIN_RATE);
 
-    CompletableFuture<IOException> poll = throttle.acquire(poll(SET));
+    CompletableFuture<IOException> poll = go(throttle, poll(SET));
     time.advance(Duration.ofSeconds(1));
     assertThat(poll).isCompleted();
   }
@@ -527,7 +536,7 @@ class ThrottleTest {
     throttle.observe(create(), answer(429, "5"), time.nanoTime());
     assertThat(throttle.rate(SET)).isGreaterThan(600);
 
-    CompletableFuture<IOException> held = throttle.acquire(create());
+    CompletableFuture<IOException> held = go(throttle, create());
 
     // 5 s, and as much again of jitter (random is 1.0 here).
     time.advance(Duration.ofMillis(9_999));
@@ -571,21 +580,44 @@ class ThrottleTest {
 
   // --- A limit or noise (issue 30) ---
 
-  @Test
-  void refusalsAtASteadySmallShareNeitherSlowNorPauseTheOrigin() {
+  @ParameterizedTest
+  @ValueSource(strings = {"0", "1", "5"})
+  void refusalsAtASteadySmallShareNeitherSlowNorPauseTheOrigin(String retryAfter) {
     for (double share : new double[] {0.01, 0.02, 0.05}) {
       Throttle throttle = throttle(0, 0);
       Random random = new Random(30);
       // A minute at 500 a second: a gateway's burst window or a bad node, not a limit.
       for (int i = 0; i < 30_000; i++) {
-        assertThat(throttle.acquire(create())).isCompleted();
+        assertThat(go(throttle, create())).isCompleted();
         boolean refused = random.nextDouble() < share;
-        throttle.observe(create(), refused ? answer(429, "0") : answer(200, null), time.nanoTime());
+        throttle.observe(
+            create(), refused ? answer(429, retryAfter) : answer(200, null), time.nanoTime());
         time.advance(Duration.ofMillis(2));
       }
 
       assertThat(throttle.rate(SET)).isInfinite();
     }
+  }
+
+  @Test
+  void aRefusalAfterAQuietSpellPausesTheOriginWhateverWasAnsweredBefore() {
+    Throttle throttle = throttle(0, 0);
+    sendAndAnswerAt(throttle, 500, Duration.ofSeconds(10));
+    time.advance(Duration.ofMinutes(1));
+
+    throttle.observe(create(), answer(429, "10"), time.nanoTime());
+
+    assertThat(go(throttle, create())).isNotDone();
+  }
+
+  @Test
+  void refusalsThatCrowdOutTheAnswersPauseTheOriginEvenAfterLongSteadyTraffic() {
+    Throttle throttle = throttle(0, 0);
+    sendAndAnswerAt(throttle, 500, Duration.ofSeconds(10));
+
+    refuseTheCallsInFlight(throttle, "10");
+
+    assertThat(go(throttle, create())).isNotDone();
   }
 
   @Test
@@ -596,7 +628,7 @@ class ThrottleTest {
     // then 3% of them are refused with "go on".
     long[] sentAt = new long[32];
     for (int thread = 0; thread < 32; thread++) {
-      assertThat(throttle.acquire(create())).isCompleted();
+      assertThat(go(throttle, create())).isCompleted();
       sentAt[thread] = time.nanoTime();
     }
     int answers = 0;
@@ -607,9 +639,35 @@ class ThrottleTest {
           boolean refused = ++answers == 5 || random.nextDouble() < 0.03;
           throttle.observe(
               create(), refused ? answer(429, "0") : answer(200, null), sentAt[thread]);
-          assertThat(throttle.acquire(create())).isCompleted();
+          assertThat(go(throttle, create())).isCompleted();
           sentAt[thread] = time.nanoTime();
         }
+      }
+    }
+
+    assertThat(throttle.rate(SET)).isInfinite();
+  }
+
+  @Test
+  void callsWaitingInOkHttpsQueueAreNotUnansweredSoANoisyRefusalAmongThemCutsNothing() {
+    Throttle throttle = throttle(0, 0);
+    // A thousand waits take their turns at once; OkHttp sends 16 at a time, each answered in 50 ms.
+    List<ApiRequest> queued = new ArrayList<>();
+    for (int i = 0; i < 1_000; i++) {
+      ApiRequest request = poll(SET);
+      assertThat(throttle.acquire(request)).isCompleted();
+      queued.add(request);
+    }
+    Random random = new Random(30);
+    while (queued.size() >= 16) {
+      List<ApiRequest> inFlight = new ArrayList<>(queued.subList(0, 16));
+      queued.subList(0, 16).clear();
+      long sentAt = time.nanoTime();
+      inFlight.forEach(request -> assertThat(throttle.leaving(request.url())).isFalse());
+      time.advance(Duration.ofMillis(50));
+      for (ApiRequest request : inFlight) {
+        boolean refused = random.nextDouble() < 0.03;
+        throttle.observe(request, refused ? answer(429, "0") : answer(200, null), sentAt);
       }
     }
 
@@ -621,10 +679,10 @@ class ThrottleTest {
     Throttle throttle = throttle(0, 0);
     // Thirty-two calls go at once and wait on new connections; a later call is refused at once.
     for (int i = 0; i < 32; i++) {
-      assertThat(throttle.acquire(create())).isCompleted();
+      assertThat(go(throttle, create())).isCompleted();
     }
     time.advance(Duration.ofMillis(30));
-    assertThat(throttle.acquire(create())).isCompleted();
+    assertThat(go(throttle, create())).isCompleted();
     throttle.observe(create(), answer(429, "0"), time.nanoTime());
 
     assertThat(throttle.rate(SET)).isInfinite();
@@ -654,14 +712,14 @@ class ThrottleTest {
   void fiveHundredAndThreesWithoutRetryAfterNeverTeachTheRate() {
     Throttle throttle = throttle(0, 0);
     for (int i = 0; i < 1_000; i++) {
-      assertThat(throttle.acquire(create())).isCompleted();
+      assertThat(go(throttle, create())).isCompleted();
       throttle.observe(create(), answer(503, null), time.nanoTime());
       time.advance(Duration.ofMillis(10));
     }
 
     assertThat(policy.teachesRate(answer(503, null))).isFalse();
     assertThat(throttle.rate(SET)).isInfinite();
-    assertThat(throttle.acquire(create())).isCompleted();
+    assertThat(go(throttle, create())).isCompleted();
   }
 
   /**
@@ -694,7 +752,7 @@ class ThrottleTest {
         }
         int[] second = seconds.get(seconds.size() - 1);
         while (waiting.size() < 100) {
-          waiting.add(throttle.acquire(create()));
+          waiting.add(go(throttle, create()));
         }
         time.advance(Duration.ofMillis(1));
         long now = time.nanoTime();
@@ -739,7 +797,7 @@ class ThrottleTest {
   void sendAndAnswerAt(Throttle throttle, int perSecond, Duration during) {
     long gap = 1_000_000_000L / perSecond;
     for (long sent = 0; sent < during.toNanos(); sent += gap) {
-      assertThat(throttle.acquire(create())).isCompleted();
+      assertThat(go(throttle, create())).isCompleted();
       throttle.observe(create(), answer(200, null), time.nanoTime());
       time.advance(Duration.ofNanos(gap));
     }
@@ -759,7 +817,7 @@ class ThrottleTest {
   void sendAt(Throttle throttle, int perSecond, Duration during) {
     long gap = 1_000_000_000L / perSecond;
     for (long sent = 0; sent < during.toNanos(); sent += gap) {
-      assertThat(throttle.acquire(create())).isCompleted();
+      assertThat(go(throttle, create())).isCompleted();
       time.advance(Duration.ofNanos(gap));
     }
   }
@@ -768,7 +826,7 @@ class ThrottleTest {
   int servedInOneSecond(Throttle throttle) {
     List<CompletableFuture<IOException>> turns = new ArrayList<>();
     for (int i = 0; i < 1_000; i++) {
-      turns.add(throttle.acquire(create()));
+      turns.add(go(throttle, create()));
     }
     time.advance(Duration.ofSeconds(1));
     int served = (int) turns.stream().filter(turn -> turn.isDone() && !turn.isCancelled()).count();
@@ -788,7 +846,7 @@ class ThrottleTest {
     Throttle throttle = throttle(2, 2);
     List<CompletableFuture<IOException>> turns = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
-      turns.add(throttle.acquire(poll(SET)));
+      turns.add(go(throttle, poll(SET)));
     }
     // The burst goes at once, then one every half second.
     assertThat(turns).filteredOn(CompletableFuture::isDone).hasSize(2);
@@ -804,11 +862,11 @@ class ThrottleTest {
   void waitingCallsAreServedInTheOrderTheyCameAndCreatesGoBeforePolls() {
     Throttle throttle = throttle(1, 1);
     List<String> served = new ArrayList<>();
-    throttle.acquire(poll(SET));
+    go(throttle, poll(SET));
     for (String name : List.of("poll 1", "poll 2", "poll 3")) {
-      throttle.acquire(poll(SET)).thenRun(() -> served.add(name));
+      go(throttle, poll(SET)).thenRun(() -> served.add(name));
     }
-    throttle.acquire(create()).thenRun(() -> served.add("create"));
+    go(throttle, create()).thenRun(() -> served.add("create"));
 
     for (int second = 0; second < 4; second++) {
       time.advance(Duration.ofSeconds(1));
@@ -820,9 +878,9 @@ class ThrottleTest {
   @Test
   void aCancelledWaitGivesItsTurnToTheNextOne() {
     Throttle throttle = throttle(1, 1);
-    throttle.acquire(poll(SET));
-    CompletableFuture<IOException> cancelled = throttle.acquire(poll(SET));
-    CompletableFuture<IOException> next = throttle.acquire(poll(SET));
+    go(throttle, poll(SET));
+    CompletableFuture<IOException> cancelled = go(throttle, poll(SET));
+    CompletableFuture<IOException> next = go(throttle, poll(SET));
     cancelled.cancel(false);
     time.advance(Duration.ofSeconds(1));
     assertThat(next).isDone();
@@ -831,8 +889,8 @@ class ThrottleTest {
   @Test
   void closingTheSleeperFailsTheCallsStillWaitingForTheBudget() {
     Throttle throttle = throttle(1, 1);
-    throttle.acquire(poll(SET));
-    CompletableFuture<IOException> waiting = throttle.acquire(poll(SET));
+    go(throttle, poll(SET));
+    CompletableFuture<IOException> waiting = go(throttle, poll(SET));
     time.close();
     assertThat(waiting).isCompletedExceptionally();
   }
