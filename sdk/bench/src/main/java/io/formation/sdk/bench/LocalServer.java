@@ -12,12 +12,15 @@ import java.nio.channels.Selector;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.Iterator;
+import java.util.Locale;
 import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.ToLongFunction;
@@ -84,6 +87,15 @@ final class LocalServer implements AutoCloseable {
   private final Random faults = new Random(30);
   private final byte[] unavailableAnswer = response(503, "{}");
   private volatile long unavailable;
+  // How long each answer takes, as a real service's would; answers due, by time (server thread).
+  private volatile long latencyNanos;
+  private final PriorityQueue<Due> due =
+      new PriorityQueue<>(
+          (a, b) -> a.at != b.at ? Long.compare(a.at, b.at) : Long.compare(a.seq, b.seq));
+  private long dueSeq;
+  private long created;
+
+  private record Due(long at, long seq, SelectionKey key, byte[] answer) {}
 
   private LocalServer(
       long totalTeams,
@@ -152,6 +164,11 @@ final class LocalServer implements AutoCloseable {
                 + "\"title\":\"Too many requests\"}]}");
     this.refusedShare = refusedShare;
     this.unavailableShare = unavailableShare;
+  }
+
+  /** From now on every answer is written this long after its request was read. */
+  void latency(Duration latency) {
+    this.latencyNanos = latency.toNanos();
   }
 
   /** Requests answered with a bare 503 so far. */
@@ -276,7 +293,18 @@ final class LocalServer implements AutoCloseable {
   private void serve() {
     try {
       while (!Thread.currentThread().isInterrupted()) {
-        selector.select();
+        Due next = due.peek();
+        if (next == null) {
+          selector.select();
+        } else {
+          long wait = next.at - System.nanoTime();
+          if (wait > 0) {
+            selector.select(Math.max(1, wait / 1_000_000));
+          } else {
+            selector.selectNow();
+          }
+        }
+        sendDue();
         Iterator<SelectionKey> keys = selector.selectedKeys().iterator();
         while (keys.hasNext()) {
           SelectionKey key = keys.next();
@@ -332,16 +360,47 @@ final class LocalServer implements AutoCloseable {
     int end;
     while ((end = indexOf(in, HEADER_END)) >= 0) {
       byte[] head = new byte[end];
-      in.get(head);
-      in.position(in.position() + HEADER_END.length);
-      connection.out.add(ByteBuffer.wrap(answer(head)));
+      in.get(in.position(), head);
+      int body = contentLength(head);
+      if (in.remaining() < end + HEADER_END.length + body) {
+        break;
+      }
+      in.position(in.position() + end + HEADER_END.length + body);
+      byte[] answer = answer(head);
       requests++;
+      if (latencyNanos > 0) {
+        due.add(new Due(System.nanoTime() + latencyNanos, dueSeq++, key, answer));
+      } else {
+        connection.out.add(ByteBuffer.wrap(answer));
+      }
     }
     in.compact();
     if (!in.hasRemaining()) {
       throw new IOException("request head too large");
     }
     write(key);
+  }
+
+  /** Writes the answers whose latency is over, in the order their requests came. */
+  private void sendDue() {
+    long now = System.nanoTime();
+    while (!due.isEmpty() && due.peek().at - now <= 0) {
+      Due answer = due.poll();
+      if (!answer.key.isValid()) {
+        continue;
+      }
+      ((Connection) answer.key.attachment()).out.add(ByteBuffer.wrap(answer.answer));
+      try {
+        write(answer.key);
+      } catch (IOException e) {
+        answer.key.cancel();
+        try {
+          answer.key.channel().close();
+        } catch (IOException ignored) {
+          // Closing a broken connection: nothing left to do.
+        }
+      }
+    }
   }
 
   private static void write(SelectionKey key) throws IOException {
@@ -357,6 +416,18 @@ final class LocalServer implements AutoCloseable {
       connection.out.poll();
     }
     key.interestOps(SelectionKey.OP_READ);
+  }
+
+  /** The request's body length, which the server skips: only a create has one. */
+  private static int contentLength(byte[] head) {
+    String text = new String(head, StandardCharsets.US_ASCII).toLowerCase(Locale.ROOT);
+    int at = text.indexOf("\r\ncontent-length:");
+    if (at < 0) {
+      return 0;
+    }
+    int from = at + "\r\ncontent-length:".length();
+    int to = text.indexOf('\r', from);
+    return Integer.parseInt(text.substring(from, to < 0 ? text.length() : to).strip());
   }
 
   private static int indexOf(ByteBuffer buffer, byte[] target) {
@@ -396,6 +467,10 @@ final class LocalServer implements AutoCloseable {
         unavailable++;
         return unavailableAnswer;
       }
+    }
+    if (method.equals("POST") && target.equals("/v1/document_sets")) {
+      successes++;
+      return response(201, documentSetJson("ds_" + created++, "input_needed"));
     }
     if (!method.equals("GET")) {
       return response(405, "{}");
