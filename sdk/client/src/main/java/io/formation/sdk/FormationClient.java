@@ -346,9 +346,10 @@ public final class FormationClient implements AutoCloseable {
 
     /**
      * Where the futures of async calls complete, and so where callbacks on them run. Default:
-     * daemon threads of the client's own, one per completion running, shut down by {@link
-     * FormationClient#close()}; never OkHttp's threads, where a slow callback would hold a
-     * connection slot. Slow work still belongs on an executor of yours ({@code thenAcceptAsync}).
+     * daemon threads of the client's own, one per core with a queue, shut down by {@link
+     * FormationClient#close()}; while callbacks that block hold them all, more start every 100 ms,
+     * up to 128. Never OkHttp's threads, where a slow callback would hold a connection slot. Slow
+     * work still belongs on an executor of yours ({@code thenAcceptAsync}).
      *
      * @param executor runs the completion of every future the client returns; it stays the caller's
      *     to shut down

@@ -59,7 +59,8 @@ final class Parts {
             builder.random);
     RetryPolicy retryPolicy =
         new RetryPolicy(builder.maxRetries, builder.maxRetryAfter, builder.callTimeout, time);
-    this.ownCompletions = builder.completionExecutor == null ? HttpClients.completions() : null;
+    this.ownCompletions =
+        builder.completionExecutor == null ? HttpClients.completions(scheduler) : null;
     this.transport =
         new Transport(
             http,

@@ -8,7 +8,9 @@ import io.formation.testkit.FakeTime;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -116,6 +118,39 @@ class CompletionExecutorTest {
       assertThat(CompletableFuture.allOf(slow.toArray(CompletableFuture[]::new)))
           .succeedsWithin(SAFETY_NET);
     }
+  }
+
+  @Test
+  void completionsArrivingWhileEveryThreadIsHeldQueueRatherThanStartAThreadEach() throws Exception {
+    int calls = 100;
+    CountDownLatch allAnswered = new CountDownLatch(1);
+    Set<String> callbackThreads = ConcurrentHashMap.newKeySet();
+    try (FormationClient client = TestClients.client(server, time)) {
+      List<CompletableFuture<Void>> done = new ArrayList<>();
+      for (int i = 0; i < calls; i++) {
+        done.add(
+            client
+                .documentSets()
+                .getAsync("ds_" + i)
+                .thenAccept(
+                    set -> {
+                      callbackThreads.add(Thread.currentThread().getName());
+                      await(allAnswered);
+                    }));
+      }
+      answer.countDown();
+      // OkHttp sends a call only once one of its 16 has ended: all but 16 completions came by now.
+      for (int i = 0; i < calls; i++) {
+        server.takeRequest();
+      }
+      allAnswered.countDown();
+      assertThat(CompletableFuture.allOf(done.toArray(CompletableFuture[]::new)))
+          .succeedsWithin(SAFETY_NET);
+    }
+    // A thread for each completion that found the others held would make 84 or more.
+    assertThat(callbackThreads)
+        .hasSizeLessThan(calls / 2)
+        .allMatch(name -> name.startsWith("formation-completion"));
   }
 
   @Test

@@ -4,7 +4,6 @@ import io.formation.sdk.internal.time.SchedulerSleeper;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import okhttp3.ConnectionPool;
@@ -53,16 +52,8 @@ public final class HttpClients {
         .build();
   }
 
-  /**
-   * Daemon threads, a new one only when every other is busy: a slow callback holds only its own.
-   */
-  public static ExecutorService completions() {
-    return new ThreadPoolExecutor(
-        0,
-        Integer.MAX_VALUE,
-        10,
-        TimeUnit.SECONDS,
-        new SynchronousQueue<>(),
-        SchedulerSleeper.daemonThreads("formation-completion"));
+  /** The completion executor a client owns; it looks for held threads on the client's scheduler. */
+  public static ExecutorService completions(SchedulerSleeper scheduler) {
+    return new CompletionExecutor(scheduler);
   }
 }
