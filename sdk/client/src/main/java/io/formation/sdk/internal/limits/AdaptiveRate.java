@@ -14,8 +14,8 @@ final class AdaptiveRate {
   /** The share of the rate cut from that a measured cut climbs back to and holds. */
   static final double HOLD_SHARE = 0.9;
 
-  /** Seconds a learned rate is held before it is probed: each probe costs a pause of every call. */
-  static final double HOLD_SECONDS = 15.0;
+  /** Seconds a learned rate is held before it is probed: capacity freed elsewhere is found soon. */
+  static final double HOLD_SECONDS = 3.0;
 
   /** Seconds in which the probing rate doubles, as TCP's slow start. */
   static final double PROBE_DOUBLING_SECONDS = 1.0;
@@ -37,6 +37,15 @@ final class AdaptiveRate {
 
   /** Answers the refused share is averaged over: enough that a steady few percent stays under. */
   private static final double SHARE_ANSWERS = 100;
+
+  /** Answers the noise's share is averaged over, while the rate is held. */
+  private static final double NOISE_ANSWERS = 1_000;
+
+  /** How far past twice its noise the refused share rises, while probing, at a passed limit. */
+  private static final double PROBE_MARGIN = 0.02;
+
+  /** The refused share above which refusals speak for every call: the limit is far exceeded. */
+  static final double PAUSE_SHARE = 0.5;
 
   /** Recent answers below which a refusal's share cannot tell a limit from noise. */
   private static final double MIN_EVIDENCE = 20;
@@ -62,6 +71,7 @@ final class AdaptiveRate {
   // The refused share of recent answers; what went out a window ago or more, and what came back,
   // fading over time; what went out since, by window.
   private double refusedShare;
+  private double noiseShare;
   private double sentEarlier;
   private double returnedRecently;
   private long faded;
@@ -122,7 +132,7 @@ final class AdaptiveRate {
    */
   boolean refused(long now, long sentAt) {
     returned(now, 1);
-    if (!showsLimit() || learned && sentAt - lastCut < MEASURE_WINDOW_NANOS) {
+    if (!showsLimit(now) || learned && sentAt - lastCut < MEASURE_WINDOW_NANOS) {
       return false;
     }
     boolean wasActive = isActive();
@@ -155,18 +165,35 @@ final class AdaptiveRate {
    * as the rate rises past it, or leaves unanswered what went out long enough ago, where noise
    * refuses a steady few whatever the rate.
    */
-  private boolean showsLimit() {
+  private boolean showsLimit(long now) {
     double unanswered = 1 - returnedRecently / Math.max(sentEarlier, 1);
-    return refusedShare > NOISE_SHARE || unanswered > NOISE_SHARE;
+    // A probe that raises the refused share past the noise found the limit: a held rate's share is
+    // its noise.
+    double refused =
+        probing(now) ? Math.min(NOISE_SHARE, 2 * noiseShare + PROBE_MARGIN) : NOISE_SHARE;
+    return refusedShare > refused || unanswered > NOISE_SHARE;
   }
 
-  /** Whether the last refusal speaks for every call: it shows a limit, or too few answers tell. */
+  /** Whether the rate is past its climb and hold, rising until refused. */
+  private boolean probing(long now) {
+    return learned && afterClimb(now) >= hold;
+  }
+
+  /** Seconds since the climb from the last cut ended; negative while it climbs. */
+  private double afterClimb(long now) {
+    return Math.max(0, now - climbFrom) / 1e9 - climb;
+  }
+
+  /** Whether the last refusal speaks for every call: most are refused, or too few answers tell. */
   boolean speaksForOrigin() {
-    return showsLimit() || returnedRecently < MIN_EVIDENCE;
+    return refusedShare > PAUSE_SHARE || returnedRecently < MIN_EVIDENCE;
   }
 
   private void returned(long now, int refused) {
     refusedShare += (refused - refusedShare) / SHARE_ANSWERS;
+    if (learned && afterClimb(now) >= 0 && !probing(now)) {
+      noiseShare += (refused - noiseShare) / NOISE_ANSWERS;
+    }
     fade(now);
     returnedRecently++;
   }
@@ -202,7 +229,7 @@ final class AdaptiveRate {
       return ceiling;
     }
     double held = heldShare * lastMaxRate;
-    double t = Math.max(0, now - climbFrom) / 1e9 - climb;
+    double t = afterClimb(now);
     double rate;
     if (t < 0) {
       double left = t / climb;

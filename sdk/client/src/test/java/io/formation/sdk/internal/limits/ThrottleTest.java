@@ -467,10 +467,10 @@ class ThrottleTest {
     sendAt(throttle, 100, Duration.ofSeconds(1));
     throttle.observe(create(), answer(429, null), time.nanoTime());
 
-    // Back at 90 two seconds after the cut, and held there, unprobed, until 17 s after it.
+    // Back at 90 two seconds after the cut, and held there, unprobed, until 5 s after it.
     time.advance(Duration.ofMillis(2_000));
     assertThat(servedInOneSecond(throttle)).isBetween(88, 92);
-    time.advance(Duration.ofSeconds(13));
+    time.advance(Duration.ofMillis(900));
     assertThat(servedInOneSecond(throttle)).isBetween(88, 92);
   }
 
@@ -507,9 +507,9 @@ class ThrottleTest {
     sendAt(throttle, 100, Duration.ofSeconds(1));
     throttle.observe(create(), answer(429, null), time.nanoTime());
 
-    // Past the hold (17 s after the cut), unrefused, it doubles every second from 90: about 260 go
-    // in the second from 18 to 19 s after the cut, and twice as many in the next.
-    time.advance(Duration.ofSeconds(18));
+    // Past the hold (5 s after the cut), unrefused, it doubles every second from 90: about 260 go
+    // in the second from 6 to 7 s after the cut, and twice as many in the next.
+    time.advance(Duration.ofSeconds(6));
     assertThat(servedInOneSecond(throttle)).isBetween(240, 280);
     assertThat(servedInOneSecond(throttle)).isBetween(480, 560);
   }
@@ -556,16 +556,15 @@ class ThrottleTest {
     service.limit = 2_000;
     List<int[]> raised = service.serve(throttle, Duration.ofSeconds(20));
 
-    // The rate learned at the drop is held for 15 s after climbing back, then doubles until
-    // refused, and climbs back to 90% of what was answered: within 20 s of the rise, a second is
-    // answered at 90% of the raised limit.
-    assertThat(raised).anySatisfy(second -> assertThat(second[0]).isGreaterThanOrEqualTo(1_800));
-    // The drop is followed within two seconds (the pause of the first refusal, then the refusals
-    // of calls sent as they resume, before the second cut shows): from then on, at most 5% of each
-    // second refused.
-    assertThat(low.subList(2, 10))
-        .allSatisfy(
-            second -> assertThat(second[1]).isLessThanOrEqualTo((second[0] + second[1]) / 20));
+    // The rate learned at the drop is held for 3 s after climbing back, then doubles until
+    // refused: within 5 s of the rise, a second is answered at 90% of the raised limit.
+    assertThat(raised.subList(0, 5))
+        .anySatisfy(second -> assertThat(second[0]).isGreaterThanOrEqualTo(1_800));
+    // The drop is followed within two seconds: from then on, at most 5% refused, its probes
+    // included.
+    int lowAnswered = low.subList(2, 10).stream().mapToInt(second -> second[0]).sum();
+    int lowRefused = low.subList(2, 10).stream().mapToInt(second -> second[1]).sum();
+    assertThat(lowRefused).isLessThanOrEqualTo((lowAnswered + lowRefused) / 20);
     // Probing upward costs few refusals: under 5% of all requests.
     int answered = 0;
     int refused = 0;
