@@ -38,10 +38,10 @@ final class AdaptiveRate {
   /** Answers the refused share is averaged over: enough that a steady few percent stays under. */
   private static final double SHARE_ANSWERS = 100;
 
-  /** Answers the noise's share is averaged over, while the rate is held. */
+  /** Answers the noise's share is averaged over, while the rate is steady. */
   private static final double NOISE_ANSWERS = 1_000;
 
-  /** How far past twice its noise the refused share rises, while probing, at a passed limit. */
+  /** How far past twice its noise the refused share rises, once a limit was found, past it. */
   private static final double PROBE_MARGIN = 0.02;
 
   /** The refused share above which refusals speak for every call: the limit is far exceeded. */
@@ -72,6 +72,7 @@ final class AdaptiveRate {
   // fading over time; what went out since, by window.
   private double refusedShare;
   private double noiseShare;
+  private boolean spoke;
   private double sentEarlier;
   private double returnedRecently;
   private long faded;
@@ -132,6 +133,7 @@ final class AdaptiveRate {
    */
   boolean refused(long now, long sentAt) {
     returned(now, 1);
+    spoke = refusedShare > PAUSE_SHARE || returnedRecently < MIN_EVIDENCE;
     if (!showsLimit(now) || learned && sentAt - lastCut < MEASURE_WINDOW_NANOS) {
       return false;
     }
@@ -139,7 +141,10 @@ final class AdaptiveRate {
     // When far more is sent than the service allows, what it answered is the better guess.
     double base = Math.min(sent.rate(now, MIN_RATE), answers.rate(now, Double.POSITIVE_INFINITY));
     if (learned) {
-      base = Math.min(base, rate(now));
+      // Sending far under a measured rate, as while calls resume from a pause, says little of the
+      // limit: one cut takes that rate down by BETA twice at most. A guessed rate has no floor.
+      double allowed = rate(now);
+      base = Math.min(allowed, hold > 0 ? Math.max(base, BETA * allowed) : base);
     }
     base = Math.max(base, MIN_RATE);
     lastMaxRate = base;
@@ -151,6 +156,9 @@ final class AdaptiveRate {
     lastCut = now;
     climbFrom = now;
     learned = true;
+    // A further cut needs refusals of what goes at the new rate: those of the old one would cut
+    // again and again at a low rate, whose answers take long to outweigh them.
+    refusedShare = noiseShare;
     if (!wasActive) {
       tokens = 0;
       refilled = now;
@@ -167,16 +175,18 @@ final class AdaptiveRate {
    */
   private boolean showsLimit(long now) {
     double unanswered = 1 - returnedRecently / Math.max(sentEarlier, 1);
-    // A probe that raises the refused share past the noise found the limit: a held rate's share is
-    // its noise.
-    double refused =
-        probing(now) ? Math.min(NOISE_SHARE, 2 * noiseShare + PROBE_MARGIN) : NOISE_SHARE;
+    // Once a limit was found, refusals past the noise show the rate is over it again.
+    double refused = learned ? Math.min(NOISE_SHARE, 2 * noiseShare + PROBE_MARGIN) : NOISE_SHARE;
     return refusedShare > refused || unanswered > NOISE_SHARE;
   }
 
-  /** Whether the rate is past its climb and hold, rising until refused. */
-  private boolean probing(long now) {
-    return learned && afterClimb(now) >= hold;
+  /** Whether the rate is steady: before any limit was found, or held. */
+  private boolean steady(long now) {
+    if (!learned) {
+      return true;
+    }
+    double t = afterClimb(now);
+    return t >= 0 && t < hold;
   }
 
   /** Seconds since the climb from the last cut ended; negative while it climbs. */
@@ -186,12 +196,13 @@ final class AdaptiveRate {
 
   /** Whether the last refusal speaks for every call: most are refused, or too few answers tell. */
   boolean speaksForOrigin() {
-    return refusedShare > PAUSE_SHARE || returnedRecently < MIN_EVIDENCE;
+    return spoke;
   }
 
   private void returned(long now, int refused) {
     refusedShare += (refused - refusedShare) / SHARE_ANSWERS;
-    if (learned && afterClimb(now) >= 0 && !probing(now)) {
+    // Refusals past a fifth of the answers are a limit's, not noise.
+    if (steady(now) && refusedShare <= NOISE_SHARE) {
       noiseShare += (refused - noiseShare) / NOISE_ANSWERS;
     }
     fade(now);

@@ -515,6 +515,23 @@ class ThrottleTest {
   }
 
   @Test
+  void aRefusalWhileCallsTrickleBackFromAPauseCutsTheLearnedRateByHalfAtMost() {
+    Throttle throttle = throttle(0, 0);
+    sendAndAnswerAt(throttle, 1_000, Duration.ofSeconds(1));
+    refuseTheCallsInFlight(throttle, null);
+    time.advance(Duration.ofSeconds(3));
+    double learned = throttle.rate(SET);
+
+    // Calls come back slowly, as they resume from a pause, and the service refuses a run of them
+    // (another instance took the limit meanwhile): 70% of the trickle would all but stop the
+    // client, and its waits would be told to come back a minute later.
+    sendAndAnswerAt(throttle, 40, Duration.ofSeconds(1));
+    refuseTheCallsInFlight(throttle, null);
+
+    assertThat(throttle.rate(SET)).isGreaterThanOrEqualTo(0.49 * learned);
+  }
+
+  @Test
   void theRateNeverFallsBelowAFloorThatStillServesAWait() {
     Throttle throttle = throttle(0, 0);
     sendAt(throttle, 100, Duration.ofSeconds(1));
