@@ -133,7 +133,6 @@ public final class FormationClient implements AutoCloseable {
    * FormationClient client = FormationClient.builder()
    *     .baseUrl("https://api.example.com")
    *     .tokenProvider(tokens::current)
-   *     .httpClient(sharedOkHttpClient)
    *     .maxRetries(3)
    *     .userAgent("acme-onboarding/2.1")
    *     .build();
@@ -298,12 +297,11 @@ public final class FormationClient implements AutoCloseable {
     }
 
     /**
-     * A ceiling on the rate of this client's calls to each origin, blocking and async alike: at
-     * most {@code requestsPerSecond} on average, {@code burst} at once after a quiet spell. Without
-     * it the client still learns each origin's rate from its 429s and probes upward; the budget
-     * caps that. Calls beyond the rate wait their turn (polls behind creates, forms and actions, by
-     * a second at most); none past its own timeout or its wait's deadline, where it fails with a
-     * {@link RateLimitException}. Set it at or under the service's limit if known. Default: none.
+     * A ceiling on the rate of this client's calls to each origin: at most {@code
+     * requestsPerSecond} on average, {@code burst} at once after a quiet spell. Without it the
+     * client still learns each origin's rate from its 429s; the budget caps that. Calls beyond the
+     * rate wait their turn, none past its own timeout or its wait's deadline, where it fails with a
+     * {@link RateLimitException}. Default: none.
      *
      * @param requestsPerSecond the average number of requests per second, per origin
      * @param burst the number of requests let through at once after a quiet spell
@@ -345,11 +343,10 @@ public final class FormationClient implements AutoCloseable {
     }
 
     /**
-     * Where the futures of async calls complete, and so where callbacks on them run. Default:
-     * daemon threads of the client's own, one per core with a queue, shut down by {@link
-     * FormationClient#close()}; while callbacks that block hold them all, more start every 100 ms,
-     * up to 128. Never OkHttp's threads, where a slow callback would hold a connection slot. Slow
-     * work still belongs on an executor of yours ({@code thenAcceptAsync}).
+     * Where the futures of async calls complete, and so where callbacks on them run. Default: the
+     * client's own daemon threads, one per core, more while callbacks that block hold them all,
+     * shut down by {@link FormationClient#close()}; never OkHttp's. Slow work belongs on an
+     * executor of yours ({@code thenAcceptAsync}).
      *
      * @param executor runs the completion of every future the client returns; it stays the caller's
      *     to shut down
@@ -392,16 +389,6 @@ public final class FormationClient implements AutoCloseable {
      */
     public Builder userAgent(String product) {
       this.userAgentProduct = Checks.userAgent(product);
-      return this;
-    }
-
-    Builder sleeper(Sleeper sleeper) {
-      this.sleeper = Objects.requireNonNull(sleeper, "sleeper");
-      return this;
-    }
-
-    Builder random(DoubleSupplier random) {
-      this.random = Objects.requireNonNull(random, "random");
       return this;
     }
 

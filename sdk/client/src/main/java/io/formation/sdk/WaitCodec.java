@@ -2,11 +2,14 @@ package io.formation.sdk;
 
 import io.formation.sdk.internal.Port;
 import io.formation.sdk.internal.guards.Origins;
+import io.formation.sdk.internal.time.Time;
 import io.formation.sdk.model.DocumentSetState;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -36,6 +39,29 @@ final class WaitCodec {
   private static final int FIELDS_V3 = 14;
 
   private WaitCodec() {}
+
+  /** Instants a wait holds: years -9999 to 9999, so that any difference of two fits a long. */
+  static final long LATEST_MILLI = 253_402_300_799_999L;
+
+  /** The instant, as saved; refused out of range. */
+  static long inRange(String name, long milli) {
+    if (milli > LATEST_MILLI || milli < -LATEST_MILLI) {
+      throw Port.invalid(
+          "the " + name + " is out of range (years -9999 to 9999): " + milli + " ms");
+    }
+    return milli;
+  }
+
+  /** Rounded up, so that the least gap measured from a saved last poll is never short. */
+  static long ceilMillis(Instant at) {
+    long millis = at.toEpochMilli();
+    return at.getNano() % 1_000_000 == 0 ? millis : millis + 1;
+  }
+
+  /** An interval as saved: whole milliseconds, at least one. */
+  static long millis(Duration duration) {
+    return Math.max(1, Time.capped(duration).toMillis());
+  }
 
   static String encode(WaitState wait) {
     long started = wait.started;

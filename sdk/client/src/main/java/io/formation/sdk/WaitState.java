@@ -60,8 +60,6 @@ public final class WaitState {
   // Epoch milliseconds, as saved: each of thousands of parked waits is one small object.
   static final long NONE = Long.MIN_VALUE;
   static final long NO_DEADLINE = Long.MAX_VALUE;
-  // Instants a wait holds: years -9999 to 9999, so that any difference of two fits a long.
-  private static final long LATEST_MILLI = 253_402_300_799_999L;
   // Escaped lengths that keep every encoded wait within WaitCodec.LONGEST_ENCODED.
   static final int LONGEST_ID = 1024;
   static final int LONGEST_STATE = 256;
@@ -104,15 +102,15 @@ public final class WaitState {
       long stateSince,
       String trace) {
     this.setId = Origins.requireId("document set id", setId);
-    this.started = inRange("start", started);
-    this.deadline = deadline == NO_DEADLINE ? NO_DEADLINE : inRange("deadline", deadline);
+    this.started = WaitCodec.inRange("start", started);
+    this.deadline = deadline == NO_DEADLINE ? NO_DEADLINE : WaitCodec.inRange("deadline", deadline);
     if (interval < 1 || interval > Time.FOREVER.toMillis()) {
       throw Port.invalid("interval must be 1 ms to 100 years, was " + interval);
     }
     this.interval = interval;
     this.lastState = lastState == null ? null : WaitCodec.stored(lastState);
     this.lastSubmission =
-        lastSubmission == NONE ? NONE : inRange("last submission", lastSubmission);
+        lastSubmission == NONE ? NONE : WaitCodec.inRange("last submission", lastSubmission);
     this.movedOn = movedOn;
     this.inputNeededTold = inputNeededTold;
     if (lastFailure < OTHER || lastFailure > 599) {
@@ -123,9 +121,9 @@ public final class WaitState {
       throw Port.invalid("polls must not be negative, was " + polls);
     }
     this.polls = polls;
-    this.lastPoll = lastPoll == NONE ? NONE : inRange("last poll", lastPoll);
-    this.nextPoll = inRange("next poll", nextPoll);
-    this.stateSince = stateSince == NONE ? NONE : inRange("state since", stateSince);
+    this.lastPoll = lastPoll == NONE ? NONE : WaitCodec.inRange("last poll", lastPoll);
+    this.nextPoll = WaitCodec.inRange("next poll", nextPoll);
+    this.stateSince = stateSince == NONE ? NONE : WaitCodec.inRange("state since", stateSince);
     if (trace != null && !WaitCodec.saveableTrace(trace)) {
       throw Port.invalid("the trace context is not " + LONGEST_TRACE + " printable ASCII or fewer");
     }
@@ -133,14 +131,6 @@ public final class WaitState {
     if (this.deadline < this.started) {
       throw Port.invalid("deadline " + deadline() + " is before the start " + started());
     }
-  }
-
-  private static long inRange(String name, long milli) {
-    if (milli > LATEST_MILLI || milli < -LATEST_MILLI) {
-      throw Port.invalid(
-          "the " + name + " is out of range (years -9999 to 9999): " + milli + " ms");
-    }
-    return milli;
   }
 
   /**
@@ -154,12 +144,12 @@ public final class WaitState {
     long deadline =
         Time.isForever(options.timeout())
             ? NO_DEADLINE
-            : Math.min(started + options.timeout().toMillis(), LATEST_MILLI);
+            : Math.min(started + options.timeout().toMillis(), WaitCodec.LATEST_MILLI);
     return new WaitState(
         setId,
         started,
         deadline,
-        millis(options.initialInterval()),
+        WaitCodec.millis(options.initialInterval()),
         null,
         lastSubmission == null ? NONE : lastSubmission.toEpochMilli(),
         false,
@@ -175,7 +165,7 @@ public final class WaitState {
   /** After a poll that read the set: its state, whether input_needed was told, the schedule. */
   WaitState polled(
       DocumentSetState state, Instant at, boolean told, Duration nextInterval, Instant next) {
-    long since = sameState(state) ? stateSince : ceilMillis(at);
+    long since = sameState(state) ? stateSince : WaitCodec.ceilMillis(at);
     return afterPoll(state, movedOn || !state.needsInput(), told, 0, at, nextInterval, next, since);
   }
 
@@ -198,14 +188,14 @@ public final class WaitState {
         setId,
         started,
         deadline,
-        millis(nextInterval),
+        WaitCodec.millis(nextInterval),
         state,
         lastSubmission,
         movedOn,
         told,
         failure,
         plusOne(),
-        ceilMillis(at),
+        WaitCodec.ceilMillis(at),
         next.toEpochMilli(),
         since,
         trace);
@@ -236,16 +226,6 @@ public final class WaitState {
 
   private int plusOne() {
     return polls == Integer.MAX_VALUE ? polls : polls + 1;
-  }
-
-  // Rounded up, so that the least gap measured from a saved last poll is never short.
-  private static long ceilMillis(Instant at) {
-    long millis = at.toEpochMilli();
-    return at.getNano() % 1_000_000 == 0 ? millis : millis + 1;
-  }
-
-  private static long millis(Duration duration) {
-    return Math.max(1, Time.capped(duration).toMillis());
   }
 
   /**

@@ -53,7 +53,9 @@ class AsyncTest {
     }
     List<String> seen = new CopyOnWriteArrayList<>();
     try (FormationClient client =
-        TestClients.builder(server, time).sleeper(sleeper).httpClient(direct).build()) {
+        TestClients.sleeper(TestClients.builder(server, time), sleeper)
+            .httpClient(direct)
+            .build()) {
       PollOptions options =
           PollOptions.builder().onStateChange(set -> seen.add(set.state().value())).build();
       CompletableFuture<DocumentSet> done =
@@ -83,7 +85,8 @@ class AsyncTest {
     Sleeper failing = TestSleepers.of(d -> {}, d -> CompletableFuture.failedFuture(rejected));
     server.enqueue(documentSet("ds_1", "filing_in_progress"));
     server.enqueue(documentSet("ds_1", "complete"));
-    try (FormationClient client = TestClients.builder(server, time).sleeper(failing).build()) {
+    try (FormationClient client =
+        TestClients.sleeper(TestClients.builder(server, time), failing).build()) {
       assertThat(client.documentSets().awaitCompletionAsync("ds_1", PollOptions.defaults()))
           .failsWithin(SAFETY_NET)
           .withThrowableOfType(ExecutionException.class)

@@ -87,7 +87,8 @@ class AsyncTransportTest {
             });
     server.enqueue(jsonApi(503, ""));
     server.enqueue(ok(TransportTest.SET));
-    try (FormationClient client = TestClients.builder(server, time).sleeper(manual).build()) {
+    try (FormationClient client =
+        TestClients.sleeper(TestClients.builder(server, time), manual).build()) {
       CompletableFuture<DocumentSet> get = client.documentSets().getAsync("ds1");
       waitRequested.get(10, TimeUnit.SECONDS);
       assertThat(get.cancel(true)).isTrue();

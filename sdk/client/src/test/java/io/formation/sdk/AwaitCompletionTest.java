@@ -146,7 +146,7 @@ class AwaitCompletionTest {
     script(
         "filing_in_progress", "filing_in_progress", "filing_in_progress", "finalizing", "complete");
     try (FormationClient client =
-        TestClients.builder(server, otherTime).random(() -> 0.25).build()) {
+        TestClients.random(TestClients.builder(server, otherTime), () -> 0.25).build()) {
       mode.await(client, ID, options);
     }
     assertThat(otherTime.sleeps())
@@ -522,7 +522,8 @@ class AwaitCompletionTest {
             },
             duration -> new CompletableFuture<>());
     script("filing_in_progress", "complete");
-    try (FormationClient client = TestClients.builder(server, time).sleeper(blocking).build()) {
+    try (FormationClient client =
+        TestClients.sleeper(TestClients.builder(server, time), blocking).build()) {
       Waiting waiting =
           Waiting.start(() -> client.documentSets().awaitCompletion(ID, options().build()));
       assertThat(sleeping.await(30, TimeUnit.SECONDS)).isTrue();
@@ -576,7 +577,8 @@ class AwaitCompletionTest {
     Sleeper ignoring =
         TestSleepers.of(duration -> {}, duration -> CompletableFuture.completedFuture(null));
     script("filing_in_progress", "finalizing", "complete");
-    try (FormationClient client = TestClients.builder(server, time).sleeper(ignoring).build()) {
+    try (FormationClient client =
+        TestClients.sleeper(TestClients.builder(server, time), ignoring).build()) {
       PollOptions interrupting =
           options()
               .onStateChange(

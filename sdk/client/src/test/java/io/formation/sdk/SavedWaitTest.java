@@ -233,7 +233,8 @@ class SavedWaitTest {
     };
     PollOptions options = options().jitter(0.3).build();
     script(states);
-    try (FormationClient client = TestClients.builder(server, time).random(() -> 0.5).build()) {
+    try (FormationClient client =
+        TestClients.random(TestClients.builder(server, time), () -> 0.5).build()) {
       mode.await(client, client.documentSets().startWait(ID, options), options);
     }
     List<Duration> unbroken = time.sleeps();
@@ -241,13 +242,15 @@ class SavedWaitTest {
     FakeTime other = new FakeTime();
     script(states);
     WaitState wait;
-    try (FormationClient client = TestClients.builder(server, other).random(() -> 0.5).build()) {
+    try (FormationClient client =
+        TestClients.random(TestClients.builder(server, other), () -> 0.5).build()) {
       wait = client.documentSets().startWait(ID, options);
     }
     PollResult result;
     do {
       // A new client for every poll: a new process, which knows only the string.
-      try (FormationClient client = TestClients.builder(server, other).random(() -> 0.5).build()) {
+      try (FormationClient client =
+          TestClients.random(TestClients.builder(server, other), () -> 0.5).build()) {
         result = mode.poll(client, saved(wait), options);
       }
       wait = result.waitState();
@@ -484,7 +487,7 @@ class SavedWaitTest {
       resumedAt.advance(Duration.ofMinutes(5));
       script("complete");
       try (FormationClient client =
-          TestClients.builder(server, resumedAt).random(() -> random).build()) {
+          TestClients.random(TestClients.builder(server, resumedAt), () -> random).build()) {
         mode.await(client, saved(wait), options().firstPollWithin(ofSeconds(40)).build());
       }
       firstPolls.add(resumedAt.sleeps().isEmpty() ? Duration.ZERO : resumedAt.sleeps().get(0));

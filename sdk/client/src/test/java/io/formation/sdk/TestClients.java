@@ -1,8 +1,10 @@
 package io.formation.sdk;
 
+import io.formation.sdk.internal.time.Sleeper;
 import io.formation.sdk.internal.time.TestSleepers;
 import io.formation.testkit.FakeTime;
 import java.io.IOException;
+import java.util.function.DoubleSupplier;
 import mockwebserver3.MockWebServer;
 
 /** Clients wired to a MockWebServer with fake time and no jitter, as the tests need them. */
@@ -30,7 +32,19 @@ final class TestClients {
   static FormationClient.Builder fakeTime(FormationClient.Builder builder, FakeTime time) {
     builder.clock = time;
     builder.ticker = time::nanoTime;
-    return builder.sleeper(TestSleepers.of(time::sleep, time::delay)).random(() -> 1.0);
+    return random(sleeper(builder, TestSleepers.of(time::sleep, time::delay)), () -> 1.0);
+  }
+
+  /** The builder, its waits on this sleeper. */
+  static FormationClient.Builder sleeper(FormationClient.Builder builder, Sleeper sleeper) {
+    builder.sleeper = sleeper;
+    return builder;
+  }
+
+  /** The builder, its jitter drawn from this random. */
+  static FormationClient.Builder random(FormationClient.Builder builder, DoubleSupplier random) {
+    builder.random = random;
+    return builder;
   }
 
   /** A client for the server's address once the server is closed: every connection is refused. */

@@ -149,7 +149,7 @@ class TransportTest {
     server.enqueue(jsonApi(500, ""));
     server.enqueue(ok(SET));
     try (FormationClient client =
-        TestClients.builder(server, time).maxRetries(3).random(() -> 0.5).build()) {
+        TestClients.random(TestClients.builder(server, time).maxRetries(3), () -> 0.5).build()) {
       client.documentSets().get("ds1");
     }
     // Caps of 100, 200 and 400 ms, each cut to 7/8 by the jitter, the first never under 100 ms.
@@ -162,7 +162,8 @@ class TransportTest {
     server.enqueue(jsonApi(503, ""));
     server.enqueue(jsonApi(503, ""));
     server.enqueue(ok(SET));
-    try (FormationClient client = TestClients.builder(server, time).random(() -> 0.0).build()) {
+    try (FormationClient client =
+        TestClients.random(TestClients.builder(server, time), () -> 0.0).build()) {
       client.documentSets().get("ds1");
     }
     // The base 100 ms, then three quarters of 200 ms.
