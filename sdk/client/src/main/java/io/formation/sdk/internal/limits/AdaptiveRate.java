@@ -5,11 +5,8 @@ final class AdaptiveRate {
   /** The share of the measured rate kept on a refusal, as CUBIC's beta. */
   static final double BETA = 0.7;
 
-  /** Seconds a measured cut takes to climb back, whatever the rate. */
+  /** Seconds a cut takes to climb back, whatever the rate. */
   static final double CLIMB_SECONDS = 2.0;
-
-  /** AWS's CUBIC constant C, for the climb after a cut that was a guess. */
-  static final double AWS_SCALE = 0.4;
 
   /** The share of the rate cut from that a measured cut climbs back to and holds. */
   static final double HOLD_SHARE = 0.9;
@@ -50,6 +47,12 @@ final class AdaptiveRate {
   /** Recent answers below which a refusal's share cannot tell a limit from noise. */
   private static final double MIN_EVIDENCE = 20;
 
+  /** Seconds over which answers are counted to tell whether a refusal has evidence around it. */
+  private static final int EVIDENCE_SECONDS = 10;
+
+  /** Windows of sending kept until old enough to count as unanswered. */
+  private static final int WINDOWS = 64;
+
   /** Seconds the unanswered share looks back. */
   private static final double UNANSWERED_SECONDS = 10;
 
@@ -68,17 +71,25 @@ final class AdaptiveRate {
   private final Meter sent = new Meter();
   private final Meter answers = new Meter();
 
-  // The refused share of recent answers; what went out a window ago or more, and what came back,
-  // fading over time; what went out since, by window.
+  // The refused share of recent answers: as the last cut's evidence, and as it is; the noise's.
   private double refusedShare;
+  private double recentShare;
   private double noiseShare;
+  private double noiseAnswers;
   private boolean spoke;
+  // What went out long enough ago to have come back, and what came back, fading over time; what
+  // went out since, by window; how long an answer takes, in seconds, unknown before the first.
   private double sentEarlier;
   private double returnedRecently;
   private long faded;
-  private long windowStart;
-  private int sentLastWindow;
-  private int sentThisWindow;
+  private final long start;
+  private final int[] sentByWindow = new int[WINDOWS];
+  private long window;
+  private long counted;
+  private double latency = -1;
+  // Answers and refusals per second over the last EVIDENCE_SECONDS, by second.
+  private final int[] returnedBySecond = new int[EVIDENCE_SECONDS];
+  private long second;
 
   private double tokens;
   private long refilled;
@@ -90,7 +101,7 @@ final class AdaptiveRate {
     this.tokens = perSecond > 0 ? burst : 0;
     this.refilled = now;
     this.faded = now;
-    this.windowStart = now;
+    this.start = now;
   }
 
   /** Whether calls wait for tokens at all: after a refusal, or under a budget. */
@@ -102,19 +113,26 @@ final class AdaptiveRate {
   void sent(long now) {
     sent.count(now);
     fade(now);
-    sentThisWindow++;
+    sentByWindow[(int) (window % WINDOWS)]++;
   }
 
   /** An answer other than a refusal came. */
-  void answered(long now) {
+  void answered(long now, long sentAt) {
     answers.count(now);
-    returned(now, 0);
+    returned(now, sentAt, 0);
   }
 
   /** A request came back failed, or with an answer that says nothing of a limit. */
-  void failed(long now) {
+  void failed(long now, long sentAt) {
+    took(now, sentAt);
     fade(now);
     returnedRecently++;
+  }
+
+  // Quick to rise and slow to fall: a request counts as unanswered only well past the slow answers.
+  private void took(long now, long sentAt) {
+    double seconds = Math.max(0, now - sentAt) / 1e9;
+    latency = seconds > latency ? seconds : latency + (seconds - latency) / SHARE_ANSWERS;
   }
 
   /** Whether a request may go now; after a refill. */
@@ -132,8 +150,8 @@ final class AdaptiveRate {
    * the last cut; whether it cut.
    */
   boolean refused(long now, long sentAt) {
-    returned(now, 1);
-    spoke = refusedShare > PAUSE_SHARE || returnedRecently < MIN_EVIDENCE;
+    returned(now, sentAt, 1);
+    spoke = recentShare > PAUSE_SHARE || answersLately(now) < MIN_EVIDENCE;
     if (!showsLimit(now) || learned && sentAt - lastCut < MEASURE_WINDOW_NANOS) {
       return false;
     }
@@ -150,7 +168,7 @@ final class AdaptiveRate {
     lastMaxRate = base;
     // Less than a window measured is a guess, which a hold could keep far under the limit.
     boolean measured = sent.isMeasured() || answers.isMeasured();
-    climb = measured ? CLIMB_SECONDS : Math.cbrt(base * (1 - BETA) / AWS_SCALE);
+    climb = CLIMB_SECONDS;
     heldShare = measured ? HOLD_SHARE : 1;
     hold = measured ? HOLD_SECONDS : 0;
     lastCut = now;
@@ -176,7 +194,9 @@ final class AdaptiveRate {
   private boolean showsLimit(long now) {
     double unanswered = 1 - returnedRecently / Math.max(sentEarlier, 1);
     // Once a limit was found, refusals past the noise show the rate is over it again.
-    double refused = learned ? Math.min(NOISE_SHARE, 2 * noiseShare + PROBE_MARGIN) : NOISE_SHARE;
+    boolean noiseKnown = learned && noiseAnswers >= NOISE_ANSWERS;
+    double refused =
+        noiseKnown ? Math.min(NOISE_SHARE, 2 * noiseShare + PROBE_MARGIN) : NOISE_SHARE;
     return refusedShare > refused || unanswered > NOISE_SHARE;
   }
 
@@ -194,16 +214,36 @@ final class AdaptiveRate {
     return Math.max(0, now - climbFrom) / 1e9 - climb;
   }
 
+  /** Answers and refusals over the last ten seconds. */
+  private int answersLately(long now) {
+    long current = (now - start) / 1_000_000_000L;
+    for (long s = second + 1; s <= Math.min(current, second + EVIDENCE_SECONDS); s++) {
+      returnedBySecond[(int) (s % EVIDENCE_SECONDS)] = 0;
+    }
+    second = Math.max(second, current);
+    int sum = 0;
+    for (int count : returnedBySecond) {
+      sum += count;
+    }
+    return sum;
+  }
+
   /** Whether the last refusal speaks for every call: most are refused, or too few answers tell. */
   boolean speaksForOrigin() {
     return spoke;
   }
 
-  private void returned(long now, int refused) {
+  private void returned(long now, long sentAt, int refused) {
+    took(now, sentAt);
+    answersLately(now);
+    returnedBySecond[(int) (second % EVIDENCE_SECONDS)]++;
     refusedShare += (refused - refusedShare) / SHARE_ANSWERS;
+    recentShare += (refused - recentShare) / SHARE_ANSWERS;
     // Refusals past a fifth of the answers are a limit's, not noise.
     if (steady(now) && refusedShare <= NOISE_SHARE) {
-      noiseShare += (refused - noiseShare) / NOISE_ANSWERS;
+      // The mean of the first answers, then of about the last thousand.
+      noiseAnswers++;
+      noiseShare += (refused - noiseShare) / Math.min(noiseAnswers, NOISE_ANSWERS);
     }
     fade(now);
     returnedRecently++;
@@ -217,14 +257,22 @@ final class AdaptiveRate {
       returnedRecently *= kept;
       faded = now;
     }
-    // A request counts as unanswered only once a whole window old: a younger one may be in flight.
-    long windows = (now - windowStart) / MEASURE_WINDOW_NANOS;
-    if (windows > 0) {
-      sentEarlier += sentLastWindow + (windows > 1 ? sentThisWindow : 0);
-      sentLastWindow = windows > 1 ? 0 : sentThisWindow;
-      sentThisWindow = 0;
-      windowStart += windows * MEASURE_WINDOW_NANOS;
+    // A request counts as unanswered once older than twice the slow answers, a window at least:
+    // a younger one may be in flight. Before any answer, none is old enough.
+    long current = (now - start) / MEASURE_WINDOW_NANOS;
+    long lag =
+        latency < 0
+            ? WINDOWS - 1
+            : Math.min(WINDOWS - 1, 1 + (long) (2 * latency * 1e9 / MEASURE_WINDOW_NANOS));
+    long oldEnough = Math.max(current, window) - lag;
+    // Windows past the last one sent in are empty.
+    for (; counted < Math.min(oldEnough, window + 1); counted++) {
+      int slot = (int) (counted % WINDOWS);
+      sentEarlier += sentByWindow[slot];
+      sentByWindow[slot] = 0;
     }
+    counted = Math.max(counted, oldEnough);
+    window = Math.max(window, current);
   }
 
   /** The origin is paused until then: nothing is learned meanwhile, so the climb starts then. */

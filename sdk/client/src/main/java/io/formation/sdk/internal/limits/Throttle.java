@@ -64,9 +64,9 @@ public final class Throttle {
       if (lane != null) {
         synchronized (lane) {
           if (answered) {
-            lane.rate.answered(time.now());
+            lane.rate.answered(time.now(), sentAt);
           } else {
-            lane.rate.failed(time.now());
+            lane.rate.failed(time.now(), sentAt);
           }
         }
       }
