@@ -80,8 +80,8 @@ class TransportTest {
       assertThat(client.documentSets().get("ds1").id()).isEqualTo("ds1");
     }
     assertThat(server.getRequestCount()).isEqualTo(3);
-    // Full jitter with the random source fixed at 1.0: the cap of each step, 100 ms then 200 ms.
-    assertThat(time.sleeps()).containsExactly(Duration.ofMillis(100), Duration.ofMillis(200));
+    // Full jitter with the random source fixed at 1.0: the cap of each step, 500 ms then 1 s.
+    assertThat(time.sleeps()).containsExactly(Duration.ofMillis(500), Duration.ofSeconds(1));
   }
 
   @Test
@@ -152,9 +152,9 @@ class TransportTest {
         TestClients.random(TestClients.builder(server, time).maxRetries(3), () -> 0.5).build()) {
       client.documentSets().get("ds1");
     }
-    // Caps of 100, 200 and 400 ms, each cut to 7/8 by the jitter, the first never under 100 ms.
+    // Caps of 500 ms, 1 s and 2 s, each cut to 7/8 by the jitter, the first never under 500 ms.
     assertThat(time.sleeps())
-        .containsExactly(Duration.ofMillis(100), Duration.ofMillis(175), Duration.ofMillis(350));
+        .containsExactly(Duration.ofMillis(500), Duration.ofMillis(875), Duration.ofMillis(1750));
   }
 
   @Test
@@ -166,8 +166,8 @@ class TransportTest {
         TestClients.random(TestClients.builder(server, time), () -> 0.0).build()) {
       client.documentSets().get("ds1");
     }
-    // The base 100 ms, then three quarters of 200 ms.
-    assertThat(time.sleeps()).containsExactly(Duration.ofMillis(100), Duration.ofMillis(150));
+    // The base 500 ms, then three quarters of 1 s.
+    assertThat(time.sleeps()).containsExactly(Duration.ofMillis(500), Duration.ofMillis(750));
   }
 
   @Test

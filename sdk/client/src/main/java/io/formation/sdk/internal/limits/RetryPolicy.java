@@ -23,9 +23,9 @@ public final class RetryPolicy {
   /** The least time between an answer and the next request, and between two polls of a wait. */
   public static final Duration MIN_GAP = Duration.ofMillis(100);
 
-  /** Retries back off from 100 ms, doubling up to 8 s, cut by up to a quarter. */
+  /** Retries back off from half a second, doubling up to 8 s, cut by up to a quarter. */
   static final Backoff BACKOFF =
-      new Backoff(Duration.ofMillis(100), 2, Duration.ofSeconds(8), 0.25);
+      new Backoff(Duration.ofMillis(500), 2, Duration.ofSeconds(8), 0.25);
 
   private static final Set<String> IDEMPOTENT_METHODS =
       Set.of("GET", "HEAD", "OPTIONS", "PUT", "DELETE");
