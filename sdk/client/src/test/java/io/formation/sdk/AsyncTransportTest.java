@@ -31,7 +31,7 @@ class AsyncTransportTest {
       assertThat(set.id()).isEqualTo("ds1");
     }
     assertThat(server.getRequestCount()).isEqualTo(3);
-    assertThat(time.sleeps()).containsExactly(Duration.ofMillis(500), Duration.ofSeconds(3));
+    assertThat(time.sleeps()).containsExactly(Duration.ofMillis(100), Duration.ofSeconds(3));
   }
 
   @Test

@@ -187,7 +187,7 @@ class AwaitCompletionTest {
     assertThat(seen).containsExactly("filing_in_progress", "finalizing", "complete");
     // Poll wait, the transport's Retry-After, poll wait, the transport's first backoff step.
     assertThat(time.sleeps())
-        .containsExactly(ofSeconds(1), ofSeconds(7), ofSeconds(2), ofMillis(500));
+        .containsExactly(ofSeconds(1), ofSeconds(7), ofSeconds(2), ofMillis(100));
     assertEveryRequestPolledTheSet(5);
   }
 

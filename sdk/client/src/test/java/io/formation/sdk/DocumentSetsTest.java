@@ -160,7 +160,7 @@ class DocumentSetsTest {
     }
     assertThat(server.getRequestCount()).isEqualTo(2);
     // Full jitter with the random fixed at 1.0: the whole first backoff step.
-    assertThat(time.sleeps()).containsExactly(Duration.ofMillis(500));
+    assertThat(time.sleeps()).containsExactly(Duration.ofMillis(100));
   }
 
   @ParameterizedTest

@@ -80,8 +80,8 @@ class TransportTest {
       assertThat(client.documentSets().get("ds1").id()).isEqualTo("ds1");
     }
     assertThat(server.getRequestCount()).isEqualTo(3);
-    // Full jitter with the random source fixed at 1.0: the cap of each step, 500 ms then 1 s.
-    assertThat(time.sleeps()).containsExactly(Duration.ofMillis(500), Duration.ofSeconds(1));
+    // Full jitter with the random source fixed at 1.0: the whole of each step, 100 ms then 200 ms.
+    assertThat(time.sleeps()).containsExactly(Duration.ofMillis(100), Duration.ofMillis(200));
   }
 
   @Test
@@ -143,7 +143,7 @@ class TransportTest {
   }
 
   @Test
-  void jitterSpreadsEachWaitBetweenThreeQuartersOfTheExponentialCapAndAllOfIt() {
+  void fullJitterSpreadsEachWaitBetweenNothingAndAllOfItsExponentialStep() {
     server.enqueue(jsonApi(500, ""));
     server.enqueue(jsonApi(500, ""));
     server.enqueue(jsonApi(500, ""));
@@ -152,13 +152,13 @@ class TransportTest {
         TestClients.random(TestClients.builder(server, time).maxRetries(3), () -> 0.5).build()) {
       client.documentSets().get("ds1");
     }
-    // Caps of 500 ms, 1 s and 2 s, each cut to 7/8 by the jitter, the first never under 500 ms.
+    // Steps of 100, 200 and 400 ms, each cut to half by a draw of 0.5.
     assertThat(time.sleeps())
-        .containsExactly(Duration.ofMillis(500), Duration.ofMillis(875), Duration.ofMillis(1750));
+        .containsExactly(Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(200));
   }
 
   @Test
-  void aRetryWithoutRetryAfterNeverComesSoonerThanTheBaseDelayEvenWithTheLeastJitter() {
+  void withTheLeastDrawARetryWithoutRetryAfterGoesAtOnce() {
     server.enqueue(jsonApi(503, ""));
     server.enqueue(jsonApi(503, ""));
     server.enqueue(ok(SET));
@@ -166,8 +166,23 @@ class TransportTest {
         TestClients.random(TestClients.builder(server, time), () -> 0.0).build()) {
       client.documentSets().get("ds1");
     }
-    // The base 500 ms, then three quarters of 1 s.
-    assertThat(time.sleeps()).containsExactly(Duration.ofMillis(500), Duration.ofMillis(750));
+    assertThat(server.getRequestCount()).isEqualTo(3);
+    assertThat(time.sleeps()).containsExactly(Duration.ZERO, Duration.ZERO);
+  }
+
+  @Test
+  void aPollsRetryComesNoSoonerThan100MillisecondsAfterItsFailureEvenWithTheLeastDraw() {
+    server.enqueue(jsonApi(503, ""));
+    server.enqueue(jsonApi(503, ""));
+    server.enqueue(ok(SET));
+    PollOptions options = PollOptions.defaults();
+    try (FormationClient client =
+        TestClients.random(TestClients.builder(server, time), () -> 0.0).build()) {
+      client.documentSets().poll(client.documentSets().startWait("ds1", options), options);
+    }
+    assertThat(server.getRequestCount()).isEqualTo(3);
+    // A poll's retry is a poll of its wait: no two closer than 100 ms, whatever the jitter.
+    assertThat(time.sleeps()).containsExactly(Duration.ofMillis(100), Duration.ofMillis(100));
   }
 
   @Test

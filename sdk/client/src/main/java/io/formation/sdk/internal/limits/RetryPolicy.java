@@ -20,12 +20,14 @@ public final class RetryPolicy {
   /** Refusals that speak for the whole origin: their {@code Retry-After} pauses every call. */
   private static final Set<Integer> PAUSES_ORIGIN = Set.of(429, 503);
 
-  /** The least time between an answer and the next request, and between two polls of a wait. */
+  /** The least time between two polls of a wait, and between a poll and its backoff's retry. */
   public static final Duration MIN_GAP = Duration.ofMillis(100);
 
-  /** Retries back off from half a second, doubling up to 8 s, cut by up to a quarter. */
-  static final Backoff BACKOFF =
-      new Backoff(Duration.ofMillis(500), 2, Duration.ofSeconds(8), 0.25);
+  /**
+   * Retries back off from 100 ms, doubling up to 8 s, each wait anywhere up to its step: the AWS
+   * SDK v2's base and full jitter for failures that are not throttling.
+   */
+  static final Backoff BACKOFF = new Backoff(Duration.ofMillis(100), 2, Duration.ofSeconds(8), 1);
 
   private static final Set<String> IDEMPOTENT_METHODS =
       Set.of("GET", "HEAD", "OPTIONS", "PUT", "DELETE");
@@ -59,9 +61,10 @@ public final class RetryPolicy {
       delay = Time.capped(honoured);
       latest = latestStart(request, time.now());
     } else {
-      // The client's random at its top keeps the whole backoff.
+      // Calls that failed together retry spread over the step; the random at its top keeps all of
+      // it. A poll's retry is a poll of its wait: never within MIN_GAP of the last.
       Duration jittered = BACKOFF.jittered(BACKOFF.nth(attempt), 1 - time.draw());
-      delay = jittered.compareTo(BACKOFF.initial()) < 0 ? BACKOFF.initial() : jittered;
+      delay = request.isPoll() ? atLeastMinGap(jittered) : jittered;
       latest = request.isPoll() ? request.deadline() : Time.NEVER;
     }
     return time.ticker().until(latest).compareTo(delay) < 0 ? null : delay;
