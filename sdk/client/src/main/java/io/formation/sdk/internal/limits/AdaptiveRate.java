@@ -6,16 +6,16 @@ final class AdaptiveRate {
   static final double BETA = 0.7;
 
   /** Seconds a cut takes to climb back, whatever the rate. */
-  static final double CLIMB_SECONDS = 2.0;
+  static final double CLIMB_SECONDS = 1.0;
 
   /** The share of the rate cut from that a measured cut climbs back to and holds. */
   static final double HOLD_SHARE = 0.9;
 
   /** Seconds a learned rate is held before it is probed: capacity freed elsewhere is found soon. */
-  static final double HOLD_SECONDS = 3.0;
+  static final double HOLD_SECONDS = 1.0;
 
   /** Seconds in which the probing rate doubles, as TCP's slow start. */
-  static final double PROBE_DOUBLING_SECONDS = 1.0;
+  static final double PROBE_DOUBLING_SECONDS = 0.7;
 
   /** The lowest learned rate, requests per second: a wait always gets a turn. */
   static final double MIN_RATE = 1.0;

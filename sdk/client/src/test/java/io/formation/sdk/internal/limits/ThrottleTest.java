@@ -2,6 +2,7 @@ package io.formation.sdk.internal.limits;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
+import static org.assertj.core.api.Assertions.withinPercentage;
 
 import io.formation.sdk.RateLimitException;
 import io.formation.sdk.TestFailures;
@@ -467,11 +468,10 @@ class ThrottleTest {
     sendAt(throttle, 100, Duration.ofSeconds(1));
     throttle.observe(create(), answer(429, null), time.nanoTime());
 
-    // Back at 90 two seconds after the cut, and held there, unprobed, until 5 s after it.
-    time.advance(Duration.ofMillis(2_000));
-    assertThat(servedInOneSecond(throttle)).isBetween(88, 92);
-    time.advance(Duration.ofMillis(900));
-    assertThat(servedInOneSecond(throttle)).isBetween(88, 92);
+    // Back at 90 once the climb is over, and held there, unprobed, for the hold.
+    time.advance(seconds(AdaptiveRate.CLIMB_SECONDS));
+    assertThat((double) servedInOneSecond(throttle, AdaptiveRate.HOLD_SECONDS))
+        .isCloseTo(90 * AdaptiveRate.HOLD_SECONDS, within(2.0));
   }
 
   @Test
@@ -507,11 +507,14 @@ class ThrottleTest {
     sendAt(throttle, 100, Duration.ofSeconds(1));
     throttle.observe(create(), answer(429, null), time.nanoTime());
 
-    // Past the hold (5 s after the cut), unrefused, it doubles every second from 90: about 260 go
-    // in the second from 6 to 7 s after the cut, and twice as many in the next.
-    time.advance(Duration.ofSeconds(6));
-    assertThat(servedInOneSecond(throttle)).isBetween(240, 280);
-    assertThat(servedInOneSecond(throttle)).isBetween(480, 560);
+    // Past the climb and the hold, unrefused, it doubles from 90 every PROBE_DOUBLING_SECONDS:
+    // the integral of 90 * 2^(t / d) over the first second, then as much again times 2^(1 / d).
+    time.advance(seconds(AdaptiveRate.CLIMB_SECONDS + AdaptiveRate.HOLD_SECONDS));
+    double d = AdaptiveRate.PROBE_DOUBLING_SECONDS;
+    double first = 90 * d / Math.log(2) * (Math.pow(2, 1 / d) - 1);
+    assertThat((double) servedInOneSecond(throttle)).isCloseTo(first, withinPercentage(8));
+    assertThat((double) servedInOneSecond(throttle))
+        .isCloseTo(first * Math.pow(2, 1 / d), withinPercentage(8));
   }
 
   @Test
@@ -539,7 +542,8 @@ class ThrottleTest {
       time.advance(Duration.ofNanos(AdaptiveRate.MEASURE_WINDOW_NANOS));
       throttle.observe(create(), answer(429, null), time.nanoTime());
     }
-    assertThat(throttle.rate(SET)).isEqualTo(AdaptiveRate.MIN_RATE);
+    // Cut down to the floor, and at most climbing back from it since the last cut.
+    assertThat(throttle.rate(SET)).isBetween(AdaptiveRate.MIN_RATE, 2 * AdaptiveRate.MIN_RATE);
 
     CompletableFuture<IOException> poll = go(throttle, poll(SET));
     time.advance(Duration.ofSeconds(1));
@@ -612,6 +616,48 @@ class ThrottleTest {
       }
 
       assertThat(throttle.rate(SET)).isInfinite();
+    }
+  }
+
+  @Test
+  void aSteadyShareOfRefusalsIsNoiseSoTheSameShareOnceALimitWasFoundCutsNothing() {
+    Throttle throttle = foundALimitAtAThousandAndHeldIt();
+    Random random = new Random(30);
+
+    // 3% refused, spread as chance spreads them, long enough to be measured; then 4%: still noise.
+    answerAt(throttle, 500, Duration.ofSeconds(8), i -> random.nextDouble() < 0.03);
+    double before = throttle.rate(SET);
+    answerAt(throttle, 500, Duration.ofSeconds(2), i -> random.nextDouble() < 0.04);
+
+    assertThat(throttle.rate(SET)).isGreaterThanOrEqualTo(before);
+  }
+
+  /** A throttle whose limit was found at a thousand a second, climbed back and held. */
+  Throttle foundALimitAtAThousandAndHeldIt() {
+    Throttle throttle = throttle(0, 0);
+    sendAndAnswerAt(throttle, 1_000, Duration.ofSeconds(1));
+    refuseTheCallsInFlight(throttle, null);
+    time.advance(seconds(AdaptiveRate.CLIMB_SECONDS));
+    return throttle;
+  }
+
+  /**
+   * Offers calls at a steady rate; each that gets its turn is answered at once, refused when {@code
+   * refused} says for its place among the answers.
+   */
+  void answerAt(
+      Throttle throttle, int perSecond, Duration during, java.util.function.IntPredicate refused) {
+    long gap = 1_000_000_000L / perSecond;
+    int answers = 0;
+    for (long sent = 0; sent < during.toNanos(); sent += gap) {
+      CompletableFuture<IOException> turn = go(throttle, create());
+      if (turn.isDone()) {
+        boolean no = refused.test(answers++);
+        throttle.observe(create(), no ? answer(429, "0") : answer(200, null), time.nanoTime());
+      } else {
+        turn.cancel(false);
+      }
+      time.advance(Duration.ofNanos(gap));
     }
   }
 
@@ -840,14 +886,23 @@ class ThrottleTest {
 
   /** How many of many calls queued now are let through in the next second; the rest give up. */
   int servedInOneSecond(Throttle throttle) {
+    return servedInOneSecond(throttle, 1);
+  }
+
+  /** How many of a thousand waiting calls get their turn in that many seconds. */
+  int servedInOneSecond(Throttle throttle, double seconds) {
     List<CompletableFuture<IOException>> turns = new ArrayList<>();
     for (int i = 0; i < 1_000; i++) {
       turns.add(go(throttle, create()));
     }
-    time.advance(Duration.ofSeconds(1));
+    time.advance(seconds(seconds));
     int served = (int) turns.stream().filter(turn -> turn.isDone() && !turn.isCancelled()).count();
     turns.forEach(turn -> turn.cancel(false));
     return served;
+  }
+
+  static Duration seconds(double seconds) {
+    return Duration.ofNanos((long) (seconds * 1e9));
   }
 
   static RateLimitException failure(CompletableFuture<IOException> turn) {
