@@ -126,17 +126,8 @@ public final class FormationClient implements AutoCloseable {
   }
 
   /**
-   * Configures a {@link FormationClient}. A base URL and a token (or token provider) are required;
-   * everything else has a default.
-   *
-   * <pre>{@code
-   * FormationClient client = FormationClient.builder()
-   *     .baseUrl("https://api.example.com")
-   *     .tokenProvider(tokens::current)
-   *     .maxRetries(3)
-   *     .userAgent("acme-onboarding/2.1")
-   *     .build();
-   * }</pre>
+   * Configures a {@link FormationClient}: a base URL and a token, or a {@link #tokenProvider
+   * provider} of tokens that rotate, are required; everything else has a default.
    */
   public static final class Builder {
     String baseUrl;
