@@ -17,6 +17,9 @@ final class AdaptiveRate {
   /** Seconds in which the probing rate doubles, as TCP's slow start. */
   static final double PROBE_DOUBLING_SECONDS = 0.7;
 
+  /** The slow answers' times a probe's doubling takes at least. */
+  private static final double PROBE_ANSWER_TIMES = 8;
+
   /** The lowest learned rate, requests per second: a wait always gets a turn. */
   static final double MIN_RATE = 1.0;
 
@@ -35,7 +38,7 @@ final class AdaptiveRate {
   /** Answers the refused share is averaged over: enough that a steady few percent stays under. */
   private static final double SHARE_ANSWERS = 100;
 
-  /** Answers the noise's share is averaged over, while the rate is steady. */
+  /** Answers the noise's share is averaged over, while answers measure it. */
   private static final double NOISE_ANSWERS = 1_000;
 
   /** How far past twice its noise the refused share rises, once a limit was found, past it. */
@@ -200,13 +203,12 @@ final class AdaptiveRate {
     return refusedShare > refused || unanswered > NOISE_SHARE;
   }
 
-  /** Whether the rate is steady: before any limit was found, or held. */
-  private boolean steady(long now) {
-    if (!learned) {
-      return true;
-    }
-    double t = afterClimb(now);
-    return t >= 0 && t < hold;
+  /**
+   * Whether an answer measures the noise: before any limit was found, or of a request sent past the
+   * last cut while the rate climbs back under it or holds; what a probe past it meets is the limit.
+   */
+  private boolean measuresNoise(long now, long sentAt) {
+    return !learned || afterClimb(now) < hold && sentAt - lastCut >= MEASURE_WINDOW_NANOS;
   }
 
   /** Seconds since the climb from the last cut ended; negative while it climbs. */
@@ -240,7 +242,7 @@ final class AdaptiveRate {
     refusedShare += (refused - refusedShare) / SHARE_ANSWERS;
     recentShare += (refused - recentShare) / SHARE_ANSWERS;
     // Refusals past a fifth of the answers are a limit's, not noise.
-    if (steady(now) && refusedShare <= NOISE_SHARE) {
+    if (measuresNoise(now, sentAt) && refusedShare <= NOISE_SHARE) {
       // The mean of the first answers, then of about the last thousand.
       noiseAnswers++;
       noiseShare += (refused - noiseShare) / Math.min(noiseAnswers, NOISE_ANSWERS);
@@ -296,9 +298,14 @@ final class AdaptiveRate {
     } else if (t < hold) {
       rate = held;
     } else {
-      rate = held * Math.pow(2, (t - hold) / PROBE_DOUBLING_SECONDS);
+      rate = held * Math.pow(2, (t - hold) / probeDoublingSeconds());
     }
     return Math.min(ceiling, Math.max(MIN_RATE, rate));
+  }
+
+  /** A probe doubles no faster than its refusals can come back to stop it. */
+  private double probeDoublingSeconds() {
+    return Math.max(PROBE_DOUBLING_SECONDS, PROBE_ANSWER_TIMES * latency);
   }
 
   /** Seconds until the bucket holds {@code turns} tokens at the rate now; after a refill. */

@@ -62,11 +62,12 @@ public final class RetryPolicy {
       latest = latestStart(request, time.now());
     } else {
       // Calls that failed together retry spread over the step; the random at its top keeps all of
-      // it. A poll's retry is a poll of its wait: never within MIN_GAP of the last.
-      Duration jittered = BACKOFF.jittered(BACKOFF.nth(attempt), 1 - time.draw());
-      delay = request.isPoll() ? atLeastMinGap(jittered) : jittered;
+      // it.
+      delay = BACKOFF.jittered(BACKOFF.nth(attempt), 1 - time.draw());
       latest = request.isPoll() ? request.deadline() : Time.NEVER;
     }
+    // A poll's retry is a poll of its wait, "go on" included: never within MIN_GAP of the last.
+    delay = request.isPoll() ? atLeastMinGap(delay) : delay;
     return time.ticker().until(latest).compareTo(delay) < 0 ? null : delay;
   }
 
