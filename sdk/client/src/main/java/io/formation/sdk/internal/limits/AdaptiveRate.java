@@ -20,6 +20,9 @@ final class AdaptiveRate {
   /** The slow answers' times a probe's doubling takes at least. */
   private static final double PROBE_ANSWER_TIMES = 8;
 
+  /** The longest a probe's doubling takes, however slow the answers: a raised limit is found. */
+  private static final double SLOWEST_PROBE_DOUBLING_SECONDS = 3;
+
   /** The lowest learned rate, requests per second: a wait always gets a turn. */
   static final double MIN_RATE = 1.0;
 
@@ -305,7 +308,8 @@ final class AdaptiveRate {
 
   /** A probe doubles no faster than its refusals can come back to stop it. */
   private double probeDoublingSeconds() {
-    return Math.max(PROBE_DOUBLING_SECONDS, PROBE_ANSWER_TIMES * latency);
+    double answers = Math.min(SLOWEST_PROBE_DOUBLING_SECONDS, PROBE_ANSWER_TIMES * latency);
+    return Math.max(PROBE_DOUBLING_SECONDS, answers);
   }
 
   /** Seconds until the bucket holds {@code turns} tokens at the rate now; after a refill. */

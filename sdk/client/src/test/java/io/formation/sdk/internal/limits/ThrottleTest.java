@@ -518,6 +518,21 @@ class ThrottleTest {
   }
 
   @Test
+  void aProbeAfterAnAnswerThatTookAMinuteStillDoublesEveryThreeSeconds() {
+    Throttle throttle = throttle(0, 0);
+    sendAt(throttle, 100, Duration.ofSeconds(1));
+    // One answer came a minute after its request: a probe waits for refusals that slow, up to a
+    // point, or a raised limit would take hours to find.
+    throttle.observe(
+        create(), answer(200, null), time.nanoTime() - Duration.ofMinutes(1).toNanos());
+    refuseTheCallsInFlight(throttle, null);
+
+    time.advance(seconds(AdaptiveRate.CLIMB_SECONDS + AdaptiveRate.HOLD_SECONDS + 6));
+
+    assertThat(throttle.rate(SET)).isCloseTo(90 * 4, withinPercentage(5));
+  }
+
+  @Test
   void aRefusalWhileCallsTrickleBackFromAPauseCutsTheLearnedRateByHalfAtMost() {
     Throttle throttle = throttle(0, 0);
     sendAndAnswerAt(throttle, 1_000, Duration.ofSeconds(1));
