@@ -39,11 +39,9 @@ class RateUnderNoiseAndLatencyReviewProperties {
     List<int[]> seconds = service.serve(Duration.ofSeconds(40));
 
     // Past five seconds of noise, the limit is kept at 70% on average, as without noise.
-    int answered = RateUnderNoiseAndLatencyReviewTest.sum(seconds.subList(5, 40), 0);
+    int answered = RatePromisesReviewTest.sum(seconds.subList(5, 40), 0);
     assertThat(answered)
-        .as(
-            "answered/refused per second: %s",
-            RateUnderNoiseAndLatencyReviewTest.perSecond(seconds))
+        .as("answered/refused per second: %s", RatePromisesReviewTest.perSecond(seconds))
         .isGreaterThanOrEqualTo((int) (35 * 0.7 * limit));
   }
 

@@ -1,5 +1,10 @@
 package io.formation.sdk.internal.limits;
 
+import static io.formation.sdk.internal.limits.RatePromisesReviewTest.answer;
+import static io.formation.sdk.internal.limits.RatePromisesReviewTest.create;
+import static io.formation.sdk.internal.limits.RatePromisesReviewTest.go;
+import static io.formation.sdk.internal.limits.RatePromisesReviewTest.perSecond;
+import static io.formation.sdk.internal.limits.RatePromisesReviewTest.sum;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.formation.sdk.TestFailures;
@@ -10,7 +15,6 @@ import io.formation.sdk.internal.time.Ticker;
 import io.formation.sdk.internal.time.Time;
 import io.formation.sdk.internal.transport.ApiRequest;
 import io.formation.sdk.internal.transport.CallOptions;
-import io.formation.sdk.internal.transport.Outcome;
 import io.formation.testkit.FakeTime;
 import java.io.IOException;
 import java.time.Duration;
@@ -19,7 +23,6 @@ import java.util.List;
 import java.util.PriorityQueue;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
-import okhttp3.Headers;
 import okhttp3.HttpUrl;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -33,7 +36,6 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class RateUnderNoiseAndLatencyReviewTest {
   static final HttpUrl SET = HttpUrl.get("https://api.example.com/v1/document_sets/a");
-  static final HttpUrl SETS = HttpUrl.get("https://api.example.com/v1/document_sets");
 
   final FakeTime time = FakeTime.manual();
   final Ticker ticker = time::nanoTime;
@@ -52,35 +54,8 @@ class RateUnderNoiseAndLatencyReviewTest {
     return new Throttle(time(random::nextDouble), policy(1.0), (Port) TestFailures.INSTANCE, 0, 0);
   }
 
-  static CompletableFuture<IOException> go(Throttle throttle, ApiRequest request) {
-    CompletableFuture<IOException> turn = throttle.acquire(request);
-    turn.thenRun(() -> throttle.leaving(request.url()));
-    return turn;
-  }
-
-  static ApiRequest create() {
-    return new ApiRequest("POST", SETS, new byte[0], "*/*", CallOptions.NONE);
-  }
-
   static ApiRequest poll(long deadline) {
     return ApiRequest.get(SET, ApiRequest.ANY_JSON, CallOptions.NONE).asPoll(deadline);
-  }
-
-  static Outcome answer(int status, String retryAfter) {
-    Headers headers = retryAfter == null ? Headers.of() : Headers.of("Retry-After", retryAfter);
-    return new Outcome(status, headers, new byte[0], false, null, true, false, null);
-  }
-
-  static int sum(List<int[]> seconds, int which) {
-    return seconds.stream().mapToInt(second -> second[which]).sum();
-  }
-
-  static String perSecond(List<int[]> seconds) {
-    StringBuilder text = new StringBuilder();
-    for (int[] second : seconds) {
-      text.append(second[0]).append('/').append(second[1]).append(' ');
-    }
-    return text.toString().trim();
   }
 
   /**
