@@ -93,8 +93,9 @@ final class AdaptiveRate {
   private long window;
   private long counted;
   private double latency = -1;
-  // Answers and refusals per second over the last EVIDENCE_SECONDS, by second.
+  // Answers and refusals per second over the last EVIDENCE_SECONDS, by second, and their sum.
   private final int[] returnedBySecond = new int[EVIDENCE_SECONDS];
+  private int returnedLately;
   private long second;
 
   private double tokens;
@@ -223,14 +224,12 @@ final class AdaptiveRate {
   private int answersLately(long now) {
     long current = (now - start) / 1_000_000_000L;
     for (long s = second + 1; s <= Math.min(current, second + EVIDENCE_SECONDS); s++) {
-      returnedBySecond[(int) (s % EVIDENCE_SECONDS)] = 0;
+      int slot = (int) (s % EVIDENCE_SECONDS);
+      returnedLately -= returnedBySecond[slot];
+      returnedBySecond[slot] = 0;
     }
     second = Math.max(second, current);
-    int sum = 0;
-    for (int count : returnedBySecond) {
-      sum += count;
-    }
-    return sum;
+    return returnedLately;
   }
 
   /** Whether the last refusal speaks for every call: most are refused, or too few answers tell. */
@@ -242,6 +241,7 @@ final class AdaptiveRate {
     took(now, sentAt);
     answersLately(now);
     returnedBySecond[(int) (second % EVIDENCE_SECONDS)]++;
+    returnedLately++;
     refusedShare += (refused - refusedShare) / SHARE_ANSWERS;
     recentShare += (refused - recentShare) / SHARE_ANSWERS;
     // Refusals past a fifth of the answers are a limit's, not noise.
