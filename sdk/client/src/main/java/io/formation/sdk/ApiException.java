@@ -36,20 +36,8 @@ public class ApiException extends FormationException {
 
   private final transient List<ApiError> errors;
 
-  /**
-   * Creates an exception for a response.
-   *
-   * @param answer what the response carried
-   */
   ApiException(Answer answer) {
-    super(
-        describe(
-            answer.method(),
-            answer.url(),
-            answer.statusCode(),
-            answer.headers(),
-            answer.body(),
-            answer.errors()));
+    super(describe(answer));
     this.method = answer.method();
     this.url = answer.url();
     this.statusCode = answer.statusCode();
@@ -122,22 +110,22 @@ public class ApiException extends FormationException {
     return errors().stream().findFirst().map(ApiError::message);
   }
 
-  private static String describe(
-      String method, String url, int status, Headers headers, String body, List<ApiError> errors) {
+  private static String describe(Answer answer) {
+    List<ApiError> errors = answer.errors();
     StringBuilder message = new StringBuilder();
-    // The query is left out: it can hold a cursor or an action url's signature, which belong in
-    // url(), not in every log line the message ends up in.
-    message.append(method).append(' ').append(Redaction.withoutQuery(url));
-    message.append(" returned ").append(status);
+    // The query can hold a cursor or an action url's signature: url() has it, log lines do not.
+    message.append(answer.method()).append(' ').append(Redaction.withoutQuery(answer.url()));
+    message.append(" returned ").append(answer.statusCode());
     if (!errors.isEmpty()) {
       message.append(": ").append(errors.get(0).message());
       if (errors.size() > 1) {
         message.append(" (and ").append(errors.size() - 1).append(" more)");
       }
-    } else if (!body.isBlank()) {
-      message.append(": ").append(snippet(body));
+    } else if (!answer.body().isBlank()) {
+      message.append(": ").append(snippet(answer.body()));
     }
-    RequestIds.of(headers).ifPresent(id -> message.append(" [request id ").append(id).append(']'));
+    RequestIds.of(answer.headers())
+        .ifPresent(id -> message.append(" [request id ").append(id).append(']'));
     return message.toString();
   }
 

@@ -12,7 +12,6 @@ package io.formation.sdk;
 public class BadRequestException extends ApiException {
   private static final long serialVersionUID = 1L;
 
-  /** Creates the exception; see {@link ApiException#ApiException}. */
   BadRequestException(ApiException.Answer answer) {
     super(answer);
   }

@@ -16,12 +16,10 @@ package io.formation.sdk;
 public class FormationException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
-  /** Creates an exception with a message. */
   FormationException(String message) {
     super(message);
   }
 
-  /** Creates an exception with a message and a cause. */
   FormationException(String message, Throwable cause) {
     super(message, cause);
   }

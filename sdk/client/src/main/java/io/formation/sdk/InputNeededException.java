@@ -22,11 +22,6 @@ public class InputNeededException extends FormationException {
 
   private final transient DocumentSet documentSet;
 
-  /**
-   * Creates the exception, saying why the wait stopped.
-   *
-   * @param detail what the caller should do, for the message
-   */
   InputNeededException(DocumentSet documentSet, String detail) {
     super("Document set " + documentSet.id() + " needs input: " + detail);
     this.documentSet = documentSet;

@@ -20,14 +20,6 @@ public class InvalidResponseException extends FormationException {
   /** The raw body as far as it was read. */
   private final String body;
 
-  /**
-   * Creates the exception.
-   *
-   * @param message what was called and what was wrong
-   * @param statusCode the HTTP status of the response
-   * @param body the raw body, or a prefix of it; empty if unknown
-   * @param cause the parse failure, if any
-   */
   InvalidResponseException(String message, int statusCode, String body, Throwable cause) {
     super(message, cause);
     this.statusCode = statusCode;

@@ -23,16 +23,6 @@ public class NetworkException extends FormationException {
   /** Whether the request was written to the network. */
   private final boolean requestSent;
 
-  /** Creates the exception for a request that may have reached the service. */
-  NetworkException(String message, Throwable cause) {
-    this(message, cause, true);
-  }
-
-  /**
-   * Creates the exception.
-   *
-   * @param requestSent whether any of the request was written to the network
-   */
   NetworkException(String message, Throwable cause, boolean requestSent) {
     super(message, cause);
     this.requestSent = requestSent;

@@ -31,15 +31,7 @@ public class PollTimeoutException extends FormationException {
   /** Whether the poll that ended the wait read the set in a new state. */
   private final boolean stateChanged;
 
-  /**
-   * Creates the exception.
-   *
-   * @param documentSetId the document set waited for
-   * @param lastSeen the last document set seen, or null if no poll succeeded
-   * @param timeout the overall timeout that ran out
-   * @param lastFailure the last failed poll, or null
-   * @param stateChanged whether the poll that ended the wait read the set in a new state
-   */
+  /** {@code lastSeen} and {@code lastFailure} may be null. */
   PollTimeoutException(
       String documentSetId,
       DocumentSet lastSeen,

@@ -19,11 +19,6 @@ public class RateLimitException extends ApiException {
   /** The wait the service asked for; null if it sent none. */
   private final Duration retryAfter;
 
-  /**
-   * Creates the exception; see {@link ApiException#ApiException}.
-   *
-   * @param retryAfter the wait the service asked for, or null if it sent no valid Retry-After
-   */
   RateLimitException(ApiException.Answer answer, Duration retryAfter) {
     super(answer);
     this.retryAfter = retryAfter;

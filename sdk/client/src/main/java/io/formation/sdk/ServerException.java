@@ -13,7 +13,6 @@ package io.formation.sdk;
 public class ServerException extends ApiException {
   private static final long serialVersionUID = 1L;
 
-  /** Creates the exception; see {@link ApiException#ApiException}. */
   ServerException(ApiException.Answer answer) {
     super(answer);
   }

@@ -22,11 +22,7 @@ public class UntrustedOriginException extends FormationException {
   /** The refused origin. */
   private final String origin;
 
-  /**
-   * Creates the exception for a refused origin such as {@code https://other.example:443}, or a
-   * scheme such as {@code javascript:}. The message names only that: the rest of a hostile URL can
-   * carry anything, the token included.
-   */
+  // The message names only the origin or scheme: the rest of a hostile URL can carry the token.
   UntrustedOriginException(String origin) {
     super(
         origin.contains("://")

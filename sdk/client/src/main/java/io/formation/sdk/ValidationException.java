@@ -19,7 +19,6 @@ import java.util.Map;
 public class ValidationException extends ApiException {
   private static final long serialVersionUID = 1L;
 
-  /** Creates the exception; see {@link ApiException#ApiException}. */
   ValidationException(ApiException.Answer answer) {
     super(answer);
   }
