@@ -54,11 +54,7 @@ public record CreateDocumentSetParams(
       if (idempotencyKey.isBlank() || idempotencyKey.length() > LONGEST_KEY) {
         throw Port.invalid("idempotencyKey must be 1 to " + LONGEST_KEY + " characters, not blank");
       }
-      int bad = Checks.invalidHeaderCharAt(idempotencyKey);
-      if (bad >= 0) {
-        throw Port.invalid(
-            "idempotencyKey has a character not allowed in an HTTP header (at index " + bad + ")");
-      }
+      Checks.headerValue("idempotencyKey", idempotencyKey);
     }
   }
 
