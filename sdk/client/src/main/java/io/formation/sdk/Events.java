@@ -52,12 +52,7 @@ final class Events implements Port {
 
   /** {@return the saved context of the span that created the set through this client, or null} */
   String createdIn(String setId) {
-    if (createdIn == null) {
-      return null;
-    }
-    synchronized (createdIn) {
-      return createdIn.get(setId);
-    }
+    return createdIn == null ? null : createdIn.get(setId);
   }
 
   @Override
@@ -155,15 +150,7 @@ final class Events implements Port {
       String setId = set == null ? null : set.id();
       safely(() -> span.end(Optional.ofNullable(set), Optional.ofNullable(failure)));
       if (setId != null && request.operation().name().equals(CREATE)) {
-        safely(
-            () ->
-                span.context()
-                    .ifPresent(
-                        context -> {
-                          synchronized (createdIn) {
-                            createdIn.put(setId, context);
-                          }
-                        }));
+        safely(() -> span.context().ifPresent(context -> createdIn.put(setId, context)));
       }
     }
   }

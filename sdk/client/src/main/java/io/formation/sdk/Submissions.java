@@ -7,6 +7,7 @@ import io.formation.sdk.model.Form;
 import io.formation.sdk.model.FormAction;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,12 +40,10 @@ final class Submissions {
 
   /** The forms of the set were listed: their actions belong to it. */
   void listed(String setId, List<Form> forms) {
-    synchronized (ownerByAction) {
-      for (Form form : forms) {
-        Owner owner = new Owner(setId, form.id());
-        for (FormAction action : form.actions()) {
-          ownerByAction.put(action.url(), owner);
-        }
+    for (Form form : forms) {
+      Owner owner = new Owner(setId, form.id());
+      for (FormAction action : form.actions()) {
+        ownerByAction.put(action.url(), owner);
       }
     }
   }
@@ -60,18 +59,13 @@ final class Submissions {
       setId = owner == null ? null : owner.setId();
     }
     if (setId != null) {
-      long now = ticker.nanoTime();
-      synchronized (lastBySet) {
-        lastBySet.put(setId, now);
-      }
+      lastBySet.put(setId, ticker.nanoTime());
     }
   }
 
   /** {@return the set and form the action was listed with, or null if not known} */
   Owner owner(FormAction action) {
-    synchronized (ownerByAction) {
-      return ownerByAction.get(action.url());
-    }
+    return ownerByAction.get(action.url());
   }
 
   /** The set and the form an action belongs to. */
@@ -82,23 +76,22 @@ final class Submissions {
    * given wall clock}
    */
   Optional<Instant> last(String setId, Clock clock) {
-    Long at;
-    synchronized (lastBySet) {
-      at = lastBySet.get(setId);
-    }
+    Long at = lastBySet.get(setId);
     return at == null
         ? Optional.empty()
         : Optional.of(clock.instant().minusNanos(ticker.nanoTime() - at));
   }
 
+  /** A thread-safe map that keeps the {@code capacity} entries used last. */
   static <V> Map<String, V> lru(int capacity) {
-    return new LinkedHashMap<>(16, 0.75f, true) {
-      private static final long serialVersionUID = 1L;
+    return Collections.synchronizedMap(
+        new LinkedHashMap<>(16, 0.75f, true) {
+          private static final long serialVersionUID = 1L;
 
-      @Override
-      protected boolean removeEldestEntry(Map.Entry<String, V> eldest) {
-        return size() > capacity;
-      }
-    };
+          @Override
+          protected boolean removeEldestEntry(Map.Entry<String, V> eldest) {
+            return size() > capacity;
+          }
+        });
   }
 }
