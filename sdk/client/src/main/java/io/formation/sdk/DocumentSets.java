@@ -52,14 +52,8 @@ public final class DocumentSets {
   }
 
   /**
-   * These document sets with settings for their calls only: every call through the returned view,
-   * blocking or async, polls of a wait included, uses the options.
-   *
-   * <pre>{@code
-   * client.documentSets()
-   *     .withOptions(RequestOptions.builder().timeout(Duration.ofSeconds(5)).build())
-   *     .create(DocumentSets.DELAWARE_CORPORATION);
-   * }</pre>
+   * These document sets with settings for their calls only (see {@link RequestOptions}): every call
+   * through the returned view, blocking or async, polls of a wait included, uses the options.
    *
    * @param options the settings
    * @return a view of these document sets that uses them
@@ -71,12 +65,8 @@ public final class DocumentSets {
   }
 
   /**
-   * A view of these document sets whose calls return, with each result, the response it came in:
-   * status, headers and request id.
-   *
-   * <pre>{@code
-   * ApiResponse<DocumentSet> got = client.documentSets().withResponse().get(id);
-   * }</pre>
+   * A view of these document sets whose calls return, with each result, the {@link ApiResponse} it
+   * came in.
    *
    * @return the view
    */
@@ -223,16 +213,11 @@ public final class DocumentSets {
   }
 
   /**
-   * A wait for the document set that begins now, by the options' clock (the client's unless {@link
-   * PollOptions#clock()} says otherwise), to save and resume or to poll one step at a time; see
-   * {@link WaitState}. Its deadline is {@link PollOptions#timeout()} from now, its first interval
-   * {@link PollOptions#initialInterval()}, and, if a form of the set was submitted through this
-   * client, its {@link WaitState#lastSubmission()} is that submission's time.
-   *
-   * <pre>{@code
-   * WaitState wait = client.documentSets().startWait(set.id(), PollOptions.defaults());
-   * store.save(set.id(), wait.encode());
-   * }</pre>
+   * A wait for the document set that begins now by the options' {@link PollOptions#clock() clock},
+   * to save and resume or to poll one step at a time (see {@link WaitState}). Its deadline is
+   * {@link PollOptions#timeout()} from now, its first interval {@link
+   * PollOptions#initialInterval()}, and its {@link WaitState#lastSubmission()} the last submission
+   * of the set's forms through this client, if any.
    *
    * @param id the document set's id
    * @param options how to poll; their timeout and first interval are taken into the wait
@@ -253,20 +238,11 @@ public final class DocumentSets {
   }
 
   /**
-   * One poll of a wait: reads the document set once and says what happened and when to poll next.
-   * This is the step every wait of the SDK is made of, for partners who schedule polls themselves
-   * (db-scheduler, Quartz, a queue): save {@link PollResult#waitState()} and call again at {@link
-   * PollResult#nextPollAt()}. The options must be the same from poll to poll (they are not saved in
-   * the wait). A call made within 100 ms of the wait's last poll first waits out the rest; one made
-   * when no poll may be sent before the deadline waits until it and ends the wait.
-   *
-   * <pre>{@code
-   * PollResult result = client.documentSets().poll(WaitState.decode(saved), options);
-   * if (result.kind() == PollResult.Kind.CHANGED) {
-   *   progress.show(result.set().orElseThrow().state());
-   * }
-   * store.save(id, result.waitState().encode(), result.nextPollAt());
-   * }</pre>
+   * One poll of a wait, the step every wait of the SDK is made of, for partners who schedule polls
+   * themselves (see {@link PollResult}): reads the document set once and says what happened and
+   * when to poll next. Pass the same options to every poll (the wait does not save them). A call
+   * made within 100 ms of the wait's last poll first waits out the rest; one made when no poll may
+   * be sent before the deadline waits until it and ends the wait.
    *
    * @param wait the wait, as started or as the previous poll returned it
    * @param options how to poll
@@ -306,28 +282,21 @@ public final class DocumentSets {
   /**
    * Polls the document set until its state is {@code complete}, waiting longer between polls as the
    * options say, and returns it complete. Every state seen, including ones the interface does not
-   * list, is reported to the options' listener and waited through. Transient failures (network,
-   * 408, 429, 500, 502, 503, 504) are retried by the transport and then ridden through until the
-   * deadline, which also bounds the transport's own retries and {@code Retry-After} waits: the wait
-   * ends at its deadline whatever the set's state, and never polls or sleeps past it. No two polls
-   * come closer than 100 ms. The calling thread's interrupt, or closing the client, stops the wait
-   * promptly (an interrupt keeps the thread's interrupt flag set).
+   * list, is reported to the options' listener and waited through, {@code input_needed} for its
+   * {@link PollOptions#inputNeededGrace() grace}. Transient failures (network, 408, 429, 500, 502,
+   * 503, 504) are retried by the transport and then ridden through. The wait ends at its deadline
+   * whatever the set's state, and neither polls nor sleeps past it, the transport's retries and
+   * {@code Retry-After} waits included. No two polls come closer than 100 ms. The calling thread's
+   * interrupt, or closing the client, stops the wait promptly (an interrupt keeps the thread's
+   * interrupt flag set).
    *
-   * <p>{@code input_needed}: the service may not yet have processed the last submission, so a set
-   * still {@code input_needed} is polled for {@link PollOptions#inputNeededGrace()} from the last
-   * submission made through this client (or from the start of the wait if none is known); one that
-   * returns to {@code input_needed} after a later state stops the wait at once. See {@link
-   * WaitState}.
-   *
-   * <p>The wait is {@link #startWait(String, PollOptions)} followed by {@link
-   * #awaitCompletion(WaitState, PollOptions)}; to be able to resume it after a restart, start it
-   * that way and save the {@link WaitState}.
+   * <p>This is {@link #startWait(String, PollOptions)} then {@link #awaitCompletion(WaitState,
+   * PollOptions)}: call those to save the {@link WaitState} and resume it after a restart.
    *
    * @param id the document set's id
    * @param options how to poll
    * @return the document set, complete
-   * @throws InputNeededException if the set needs input (see above), unless the options say to wait
-   *     through it
+   * @throws InputNeededException if the set needs input, unless the options say to wait through it
    * @throws PollTimeoutException if the deadline comes first; it carries the last set seen
    * @throws FormationException on a failure that is not transient, or on interrupt
    */

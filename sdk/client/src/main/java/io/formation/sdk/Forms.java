@@ -53,11 +53,6 @@ public final class Forms {
   /**
    * These forms with settings for their calls only; see {@link RequestOptions}.
    *
-   * <pre>{@code
-   * client.forms().withOptions(RequestOptions.builder().timeout(Duration.ofSeconds(5)).build())
-   *     .submit(form, values);
-   * }</pre>
-   *
    * @param options the settings
    * @return a view of these forms whose every call uses them
    */
@@ -154,12 +149,7 @@ public final class Forms {
   }
 
   /**
-   * A view of these forms whose calls return, with each result, the response it came in: status,
-   * headers and request id.
-   *
-   * <pre>{@code
-   * ApiResponse<ActionResult> sent = client.forms().withResponse().submit(form, values);
-   * }</pre>
+   * A view of these forms whose calls return, with each result, the {@link ApiResponse} it came in.
    *
    * @return the view
    */

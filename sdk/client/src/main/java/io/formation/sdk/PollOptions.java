@@ -104,11 +104,9 @@ public final class PollOptions {
   }
 
   /**
-   * How long after the last accepted submission of the set's forms (or, when the wait knows of
-   * none, after the wait began) a set that is still {@code input_needed} is polled before the wait
-   * reports that it needs input: a service that works asynchronously may not yet have taken the
-   * submission up. A set that returns to {@code input_needed} after a later state needs input at
-   * once. See {@link WaitState} for where the submission's time comes from.
+   * How long a set still {@code input_needed} is polled before the wait reports that it needs
+   * input, counted from the last accepted submission or else the start of the wait; see {@link
+   * WaitState} for the rule.
    *
    * @return the grace period for {@code input_needed}
    */
@@ -117,10 +115,9 @@ public final class PollOptions {
   }
 
   /**
-   * The first poll happens at a random moment within this duration; zero (the default) polls at
-   * once. Resuming many waits at once (after a restart, say), it spreads their first polls: a
-   * resumed wait whose next poll is still ahead polls then, one whose poll fell due while the
-   * process was down polls within this window. Never after the wait's deadline.
+   * The window a first poll that is already due falls in, at random, never after the deadline; zero
+   * (the default) polls at once. It spreads the polls of many waits resumed together (after a
+   * restart, say); a resumed wait whose next poll is still ahead polls then.
    *
    * @return the window the first poll falls in
    */
@@ -287,9 +284,8 @@ public final class PollOptions {
     }
 
     /**
-     * How long a set still {@code input_needed} is polled, from the last accepted submission (or
-     * the start of the wait if none is known), before the wait stops; default 60 s; zero stops at
-     * the first {@code input_needed}. See {@link PollOptions#inputNeededGrace()}.
+     * The {@link PollOptions#inputNeededGrace() grace for input_needed}; default 60 s; zero stops
+     * at the first {@code input_needed}.
      *
      * @param grace the grace period; zero or more
      * @return this builder
@@ -300,8 +296,7 @@ public final class PollOptions {
     }
 
     /**
-     * Spreads the first poll over this duration (a random moment within it); default zero, at once.
-     * For waits resumed in bulk after a restart, so they do not all poll at the same instant.
+     * The {@link PollOptions#firstPollWithin() window of the first poll}; default zero, at once.
      *
      * @param window the window; zero or more
      * @return this builder
@@ -323,8 +318,7 @@ public final class PollOptions {
     }
 
     /**
-     * Called on the first poll and on each state change; must not block for long; what it throws
-     * ends the wait. See {@link PollOptions#onStateChange()}.
+     * The {@link PollOptions#onStateChange() listener of state changes}; must not block for long.
      *
      * @param listener the listener
      * @return this builder
@@ -335,8 +329,7 @@ public final class PollOptions {
     }
 
     /**
-     * The wall clock waits with these options read their instants on; default the client's. See
-     * {@link PollOptions#clock()}.
+     * The {@link PollOptions#clock() wall clock} of waits; default the client's.
      *
      * @param clock the clock
      * @return this builder
@@ -347,8 +340,7 @@ public final class PollOptions {
     }
 
     /**
-     * Polls again after this pause when a poll fails in a way that does not pass by itself, instead
-     * of ending the wait; see {@link PollOptions#retryFailuresAfter()}.
+     * The {@link PollOptions#retryFailuresAfter() pause after a failure that does not pass}.
      *
      * @param pause positive
      * @return this builder

@@ -63,10 +63,6 @@ public final class Teams {
   /**
    * These teams with settings for their calls only; see {@link RequestOptions}.
    *
-   * <pre>{@code
-   * client.teams().withOptions(RequestOptions.builder().maxRetries(5).build()).list()
-   * }</pre>
-   *
    * @param options the settings
    * @return a view of these teams whose every page is fetched with them
    */
@@ -75,12 +71,7 @@ public final class Teams {
   }
 
   /**
-   * A view of these teams whose pages come with the response each came in: status, headers and
-   * request id.
-   *
-   * <pre>{@code
-   * ApiResponse<Page<Team>> first = client.teams().withResponse().page(null);
-   * }</pre>
+   * A view of these teams whose pages come with the {@link ApiResponse} each came in.
    *
    * @return the view
    */

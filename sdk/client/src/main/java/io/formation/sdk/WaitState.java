@@ -32,22 +32,19 @@ import java.util.Optional;
  * scheduler.runAt(result.nextPollAt(), () -> pollAgain(id));
  * }</pre>
  *
- * <p>What it holds, all as wall-clock instants (a process's monotonic clock means nothing to
- * another one): the document set's id, when the wait began and its deadline, the current interval
+ * <p>It holds the document set's id, when the wait began and its deadline, the current interval
  * between polls, the last state seen, the last accepted submission of the set's forms, the number
- * of polls, and when the last poll was made and the next one is due. Instants are kept to the
- * millisecond.
+ * of polls, and when the last poll was made and the next one is due, all as wall-clock instants to
+ * the millisecond (a process's monotonic clock means nothing to another one).
  *
  * <p>The {@code input_needed} rule: a service takes a submission up asynchronously, so a set may
  * read {@code input_needed} for a while after its forms were accepted. A wait keeps polling such a
  * set until {@link PollOptions#inputNeededGrace()} has passed since {@link #lastSubmission()} (or,
- * when no submission is known, since the wait began), then reports that the set needs input. A set
- * that reads {@code input_needed} again after it moved on since the last submission needs input at
- * once. A submission made through the same {@link FormationClient} is known to a wait started
- * afterwards; one made elsewhere is told with {@link #withSubmission(Instant)}.
- *
- * <p>A wait tells that a set needs input once per episode: {@link PollResult.Kind#INPUT_NEEDED}
- * comes once, and again only after the set moved on or a submission was told.
+ * when none is known, since the wait began), then reports that the set needs input; a set that
+ * reads {@code input_needed} again after it moved on needs input at once. A wait started after a
+ * submission through the same {@link FormationClient} knows of it; one made elsewhere is told with
+ * {@link #withSubmission(Instant)}. A wait tells that a set needs input once per episode ({@link
+ * PollResult.Kind#INPUT_NEEDED}), and again only after the set moved on or a submission was told.
  *
  * <p>The string form is versioned ({@code w1.} to {@code w3.} today; {@code w3.} only for a wait
  * that carries a trace context): later versions of the SDK read every earlier form, and this one
@@ -230,9 +227,8 @@ public final class WaitState {
 
   /**
    * This wait, told of a submission of the set's forms the service accepted at that time (made by
-   * another process, say): a set still reading {@code input_needed} is then polled for {@link
-   * PollOptions#inputNeededGrace()} from it, and reported again if it still needs input after that,
-   * even if it was reported before. A time earlier than the last submission already known changes
+   * another process, say): the {@code input_needed} grace counts from it, and a set that still
+   * needs input after it is reported again. A time before the last known submission changes
    * nothing.
    *
    * <pre>{@code
