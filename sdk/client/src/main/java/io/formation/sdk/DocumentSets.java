@@ -227,7 +227,6 @@ public final class DocumentSets {
    */
   public WaitState startWait(String id, PollOptions options) {
     Objects.requireNonNull(options, "options");
-    Origins.requireId("document set id", id);
     Clock clock = waits.clock(options);
     return WaitState.start(
         id,

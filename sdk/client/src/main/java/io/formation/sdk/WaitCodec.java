@@ -200,18 +200,10 @@ final class WaitCodec {
           version >= 3 && !fields[13].isEmpty()
               ? offset(started, "state since", fields[13])
               : WaitState.NONE,
-          version >= 3 ? trace(fields[12]) : null);
+          version >= 3 ? unescape("trace", fields[12]) : null);
     } catch (IllegalArgumentException | ArithmeticException e) {
       throw invalid(e.getMessage(), e);
     }
-  }
-
-  private static String trace(String field) {
-    String trace = unescape("trace", field);
-    if (!saveableTrace(trace)) {
-      throw Port.invalid("the trace field is empty, too long or not printable ASCII");
-    }
-    return trace;
   }
 
   /** Whether a trace context can be saved: printable ASCII, of a bounded length. */
