@@ -15,8 +15,7 @@ import java.time.Instant;
 final class WaitClock {
   private final Ticker ticker;
   private final long tickAtStart;
-  // The wall-clock instant as its two fields rather than an Instant: every waiting set holds a
-  // clock, and this spares each an object.
+  // Two fields rather than an Instant: one object less for each of thousands of waiting sets.
   private final long wallSecondsAtStart;
   private final int wallNanoAtStart;
 

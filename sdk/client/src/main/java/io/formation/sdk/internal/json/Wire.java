@@ -79,8 +79,7 @@ public final class Wire {
     return new ObjectMapper()
         .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
         .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
-        // Numbers as the service wrote them: 0.0000001 stays that, not the double 1.0E-7, so values
-        // read and sent back are the values the service sent.
+        // Numbers as the service wrote them, so values read and sent back are the ones it sent.
         .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
         .enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN)
         .setNodeFactory(exactNumbers());

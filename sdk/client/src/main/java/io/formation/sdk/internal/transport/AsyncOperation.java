@@ -28,8 +28,7 @@ public final class AsyncOperation<T> implements Sleeper.Wakeup {
     }
   }
 
-  // Plain fields and a subclassed future rather than callbacks on futures: thousands of waits are
-  // in flight at once, and each callback costs a completion object and a future of its own.
+  // Plain fields and a subclassed future, not callbacks on futures: docs/building.md.
   private final Executor completions;
   private final Returned<T> returned = new Returned<>(this);
   private volatile Future<?> step;

@@ -57,8 +57,7 @@ record NetworkInterceptor(Map<Call, Attempt> attempts, Origins origins, long max
       sent.removeHeader("Authorization");
       attempt.traceHeaders().keySet().forEach(sent::removeHeader);
     }
-    // The response carries the request without the token, so nothing up the chain (a caller's
-    // logging interceptor, say) can read it back from response.request().
+    // The response carries the request without the token, for whatever is up the chain.
     Response response = chain.proceed(sent.build()).newBuilder().request(request).build();
     if (RetryPolicy.REPLAYS_REFUSED.contains(response.code())) {
       // OkHttp drops this answer if it follows up on it: keep a buffered copy to stand instead.

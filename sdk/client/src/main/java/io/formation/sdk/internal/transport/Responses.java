@@ -74,8 +74,7 @@ record Responses(RetryPolicy retryPolicy, Port port, long maxResponseBytes) {
     try {
       return Wire.readTree(outcome.body());
     } catch (JsonProcessingException e) {
-      // Jackson's message quotes the body; the parse error is not kept as the cause for that
-      // reason, and the message is redacted below like every other piece of service text.
+      // Jackson's message quotes the body: not kept as the cause, and redacted below.
       String type = outcome.headers().get("Content-Type");
       throw invalid(
           request,

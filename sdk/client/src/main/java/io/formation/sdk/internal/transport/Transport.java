@@ -61,11 +61,9 @@ public final class Transport {
       long maxResponseBytes) {
     this.http =
         http.newBuilder()
-            // Retries are the policy's alone: OkHttp's own would re-send 408s and stale-connection
-            // failures behind its back and make maxRetries a lie.
+            // Retries are the policy's alone: OkHttp's would re-send 408s and stale connections.
             .retryOnConnectionFailure(false)
-            // A caller's authenticator would answer a 401 by re-sending the request, a POST
-            // included, with credentials of its own.
+            // A caller's authenticator would answer a 401 by re-sending the request, POSTs too.
             .authenticator(Authenticator.NONE)
             .addInterceptor(new AttemptInterceptor(live, throttle, tokens, port))
             .addNetworkInterceptor(new NetworkInterceptor(live, origins, maxResponseBytes))
@@ -359,8 +357,7 @@ public final class Transport {
       }
       callerHeaders = names;
     }
-    // Added, not set: a caller can give none of these three (RequestOptions refuses them), so there
-    // is no earlier value to look for and replace.
+    // Added, not set: RequestOptions refuses these three, so there is no value to replace.
     Call call =
         http.newCall(
             okhttp
