@@ -39,8 +39,7 @@ public record ApiError(
    * @param code an application-specific error code, if any
    * @param title a short summary, if any
    * @param detail an explanation of this occurrence, if any
-   * @param pointer the JSON Pointer ({@code source.pointer}) of the value the error is about, if
-   *     any
+   * @param pointer the JSON Pointer of the value the error is about, if any
    * @param parameter the query parameter ({@code source.parameter}) the error is about, if any
    * @param raw the error object as sent; a copy is returned
    */

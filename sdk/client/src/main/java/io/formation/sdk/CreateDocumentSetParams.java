@@ -28,7 +28,6 @@ import java.util.Objects;
  */
 public record CreateDocumentSetParams(
     String template, Map<String, JsonNode> extraFields, String idempotencyKey) {
-  /** The longest idempotency key accepted. */
   private static final int LONGEST_KEY = 255;
 
   /**
@@ -36,8 +35,7 @@ public record CreateDocumentSetParams(
    *
    * @param template the template name, e.g. {@link DocumentSets#DELAWARE_CORPORATION}
    * @param extraFields further top-level body fields, sent as given
-   * @param idempotencyKey the {@code Idempotency-Key} of this one create, or null for a fresh
-   *     random one per call
+   * @param idempotencyKey the {@code Idempotency-Key} of this one create, or null
    */
   public CreateDocumentSetParams {
     Objects.requireNonNull(template, "template");
@@ -92,10 +90,10 @@ public record CreateDocumentSetParams(
   }
 
   /**
-   * A copy whose create carries this {@code Idempotency-Key}: the create's retries carry it too,
-   * and no other request ever does. Give a key your system already has for this one formation (an
-   * order id, say), so that a create repeated after a crash or a lost answer is the same logical
-   * request to a service that honours the header. Without one, each create call makes its own.
+   * A copy whose create, and its retries alone, carry this {@code Idempotency-Key}. Give a key your
+   * system already has for this one formation (an order id, say), so that a create repeated after a
+   * crash or a lost answer is the same request to a service that honours the header. Without one,
+   * each create call makes its own.
    *
    * @param key the key, 1 to 255 characters a header may carry
    * @return a copy with the key

@@ -306,9 +306,7 @@ public final class DocumentSets {
   /**
    * Resumes a saved wait and polls until the set is complete, as if the wait had never stopped: the
    * same deadline, backoff and {@code input_needed} grace. Its first poll comes when the saved wait
-   * says; if that has passed (the process was down), at a random moment within {@link
-   * PollOptions#firstPollWithin()}, so that many waits resumed at once spread their polls; never
-   * after the deadline.
+   * says, or within {@link PollOptions#firstPollWithin()} if that has passed.
    *
    * <pre>{@code
    * for (Row row : store.unfinished()) {

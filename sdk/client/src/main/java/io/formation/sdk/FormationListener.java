@@ -55,10 +55,8 @@ public interface FormationListener {
 
   /**
    * A wait for completion saw the document set in a new state (its first poll included), for
-   * metrics (a counter of changes per state, say). It is fed from the same decision as the wait's
-   * own channel, {@link PollOptions#onStateChange()} and {@link PollResult}, which is where a
-   * partner acts on a change: this one hears every wait of the client, and what it throws is
-   * ignored.
+   * metrics: it hears every wait of the client. A partner acts on a change through the wait's own
+   * channel, {@link PollOptions#onStateChange()} or {@link PollResult}, fed by the same decision.
    *
    * @param set the document set in its new state
    */

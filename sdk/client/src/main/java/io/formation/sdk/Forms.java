@@ -32,10 +32,8 @@ import java.util.concurrent.CompletableFuture;
  * point at an origin the client does not trust.
  *
  * <p>A submission the service accepts (any action but a {@code GET}, on a form listed through this
- * client) is remembered with its time, so that a wait for its set started afterwards counts its
- * {@code input_needed} grace from it (see {@link WaitState}). The memory is bounded: the latest
- * 10,000 sets submitted to, least recently used first out; a wait started in another process is
- * told the time with {@link WaitState#withSubmission}.
+ * client) is remembered with its time, for the 10,000 sets submitted to last, so that a wait for
+ * its set started afterwards counts its {@code input_needed} grace from it (see {@link WaitState}).
  */
 public final class Forms {
   private final Transport transport;

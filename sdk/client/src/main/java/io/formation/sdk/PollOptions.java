@@ -134,10 +134,9 @@ public final class PollOptions {
 
   /**
    * The one channel by which a wait tells the partner of a state change: called with the document
-   * set on the wait's first successful poll and each time its state changes, by {@link
-   * DocumentSets#awaitCompletion} and by each {@link DocumentSets#poll step} alike (whose {@link
-   * PollResult} says the same). What it throws ends the wait. The client's {@link
-   * FormationListener#stateChanged} hears the same changes, for metrics only.
+   * set on the wait's first successful poll and at each change of its state, by {@link
+   * DocumentSets#awaitCompletion} and each {@link DocumentSets#poll step} (whose {@link PollResult}
+   * says the same) alike. What it throws ends the wait.
    *
    * @return the listener
    */

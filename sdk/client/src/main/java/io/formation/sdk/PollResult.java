@@ -26,8 +26,7 @@ import java.util.Optional;
  * }</pre>
  *
  * @param kind what happened
- * @param waitState the wait after this poll, to save and to pass to the next poll (named so because
- *     a record component cannot be called {@code wait})
+ * @param waitState the wait after this poll, to save and to pass to the next poll
  * @param set the document set as read; empty when the poll failed
  * @param failure for {@link Kind#FAILED_TRANSIENTLY} the failure ridden through, for {@link
  *     Kind#FAILED} the failure paused on, for {@link Kind#INPUT_NEEDED} the {@link
@@ -91,9 +90,8 @@ public record PollResult(
 
   /**
    * {@return whether the set needs input now: told by this poll ({@link Kind#INPUT_NEEDED}), or
-   * earlier in this episode and still {@code input_needed}} A scheduler that acts on input needed
-   * (fills and submits forms, say) reads this rather than the kind, so that a wait resumed after it
-   * was told still acts; a scheduler that only notifies reads the kind, told once.
+   * earlier in this episode and still {@code input_needed}} A scheduler that acts on it reads this,
+   * so that a wait resumed after it was told still acts; one that only notifies reads the kind.
    */
   public boolean needsInput() {
     return kind == Kind.INPUT_NEEDED

@@ -19,11 +19,8 @@ import java.util.Optional;
  * say nothing of their set, so the client notes which set each listed form's actions belong to,
  * and, when an action other than a GET is accepted, the time for that set.
  *
- * <p>Both memories are bounded, least recently used first out: a client with thousands of sets in
- * flight keeps at most {@link #SETS} submission times and {@link #ACTIONS} action urls (a few
- * megabytes at worst). A submission matters from its acceptance to the start of the wait that
- * follows it, seconds later in the usual flow, so the bound loses nothing a wait needs; a wait
- * started in another process is told the time with {@link WaitState#withSubmission}.
+ * <p>Both memories keep the entries used last, at most {@link #SETS} and {@link #ACTIONS}: a
+ * submission matters only until the wait that follows it starts.
  */
 final class Submissions {
   static final int SETS = 10_000;

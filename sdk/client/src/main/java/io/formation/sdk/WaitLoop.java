@@ -113,10 +113,7 @@ final class WaitLoop {
       this.time = new WaitClock(clock(options), WaitLoop.this.time.ticker());
     }
 
-    /**
-     * Sleeps until the rule lets the wait poll (the sleeper's waking a moment late or early is its
-     * own precision); when no poll may be sent before the deadline, ends the wait there.
-     */
+    /** Sleeps until the rule lets the wait poll, or ends the wait at the deadline if none may. */
     void awaitTurn(WaitState wait, Instant due, FormationException lastFailure) {
       Instant at = rule.pollAt(wait, due, time.now());
       if (at == null) {
@@ -178,8 +175,7 @@ final class WaitLoop {
                     } else if (decision.needsInput() != null) {
                       operation.fail(ended(wait, decision.needsInput()));
                     } else {
-                      // What the next poll needs, not the result: a waiting set keeps no copy of
-                      // the set last read (its JSON tree is several KB) until its next poll.
+                      // Not the result: a waiting set keeps no copy of the set last read.
                       WaitState next = result.waitState();
                       FormationException failure = result.failure().orElse(null);
                       operation.run(() -> loopAsync(next, failure, operation));
@@ -259,10 +255,7 @@ final class WaitLoop {
       }
     }
 
-    /**
-     * Tells the client's listener and the options' listener what the rule decided, then returns the
-     * result, or throws the end.
-     */
+    /** Tells both listeners what the rule decided; returns the result, or throws the end. */
     PollResult tell(WaitState wait, WaitRule.Decision decision) {
       DocumentSet seen = decision.seen();
       if (seen != null) {

@@ -36,10 +36,8 @@ record WaitRule(PollOptions options, DoubleSupplier random, RetryPolicy retryPol
    * @param changed whether its state differs from the one the wait saw last (or is the first)
    * @param result the poll's result when the wait goes on or is complete; null when it ended
    * @param end why the wait ended, when it did: to throw
-   * @param needsInput when the set needs input (told or not), why: a wait that can only return a
-   *     complete set stops with it
-   * @param endAt when the end is to be told, if later than now: the deadline, for a wait that may
-   *     poll no more before it
+   * @param needsInput why the set needs input, told or not: a blocking wait stops with it
+   * @param endAt when to tell the end, if later than now: the deadline
    */
   record Decision(
       DocumentSet seen,
@@ -58,11 +56,7 @@ record WaitRule(PollOptions options, DoubleSupplier random, RetryPolicy retryPol
     }
   }
 
-  /**
-   * The wait as taken up now by a loop: a next poll that has passed (a wait just started, or
-   * resumed late) moves to a random moment within {@link PollOptions#firstPollWithin()}, so that
-   * many waits taken up together do not poll together; never past the deadline.
-   */
+  /** The wait as taken up now: a due poll moves into {@link PollOptions#firstPollWithin()}. */
   WaitState takenUp(WaitState wait, Instant now) {
     if (wait.nextPoll().isAfter(now)) {
       return wait;
@@ -74,9 +68,8 @@ record WaitRule(PollOptions options, DoubleSupplier random, RetryPolicy retryPol
 
   /**
    * When the next poll may be sent, at {@code due} or later: never within {@link #MIN_GAP} of the
-   * last poll (one saved in the future counts as made now) and never after the deadline.
-   *
-   * @return the instant, or null when no poll may be sent before the deadline: the wait ends there
+   * last poll (one saved in the future counts as made now), never after the deadline; null when no
+   * poll may be sent before the deadline.
    */
   Instant pollAt(WaitState wait, Instant due, Instant now) {
     Instant deadline = wait.deadline();
@@ -91,10 +84,7 @@ record WaitRule(PollOptions options, DoubleSupplier random, RetryPolicy retryPol
     return at.isAfter(deadline) ? null : at;
   }
 
-  /**
-   * The end of a wait that may poll no more: its deadline came. Its cause is the last failure when
-   * the caller knows it, else what the saved wait says of its last poll's failure.
-   */
+  /** The end at the deadline; its cause the last failure, known or as the saved wait says. */
   PollTimeoutException timeout(WaitState wait, RuntimeException lastFailure) {
     RuntimeException cause =
         lastFailure != null || wait.lastFailure == 0 ? lastFailure : Exceptions.savedFailure(wait);

@@ -27,8 +27,7 @@ public record DocumentSet(String id, DocumentSetState state, Optional<URI> appLi
    * @param id the identifier used in the document set endpoints
    * @param state the current state
    * @param appLink the link to the service's app for this document set, if the service sent one
-   * @param raw the resource as sent (the JSON:API resource object, or the plain object), with every
-   *     field the SDK does not model; a copy is returned
+   * @param raw the resource as sent
    */
   public DocumentSet {
     Checks.nonNull("id state appLink raw", id, state, appLink, raw);

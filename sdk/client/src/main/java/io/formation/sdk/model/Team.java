@@ -24,8 +24,7 @@ public record Team(String id, String name, JsonNode raw) {
    *
    * @param id the team's identifier
    * @param name the team's name ({@code attributes.name}); empty if the service sent none
-   * @param raw the resource object as sent, with any attributes the SDK does not model; a copy is
-   *     returned
+   * @param raw the resource object as sent
    */
   public Team {
     Checks.nonNull("id name raw", id, name, raw);
