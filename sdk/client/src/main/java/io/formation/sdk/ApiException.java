@@ -46,17 +46,7 @@ public class ApiException extends FormationException {
     this.errors = List.copyOf(answer.errors());
   }
 
-  /**
-   * What an error answer carries, as {@link Exceptions} hands it to each exception type: one
-   * parameter, so the types that add nothing to it stay one line each.
-   *
-   * @param method the HTTP method that was called
-   * @param url the URL that was called
-   * @param statusCode the HTTP status of the response
-   * @param headers the response headers
-   * @param body the raw response body, empty if none
-   * @param errors the parsed JSON:API errors, empty if the body was not an errors document
-   */
+  /** What an error answer carries, in one parameter for every exception type's constructor. */
   record Answer(
       String method,
       String url,

@@ -34,10 +34,7 @@ final class Events implements Port {
   // The context of the span that created each set, for the waits started afterwards; null untraced.
   private final Map<String, String> createdIn;
 
-  /**
-   * @param listener the partner's listener, or null
-   * @param tracer the partner's tracer, or null
-   */
+  /** The partner's listener and tracer may each be null. */
   Events(FormationListener listener, FormationTracer tracer, Log log) {
     this.listener = listener;
     this.tracer = tracer;

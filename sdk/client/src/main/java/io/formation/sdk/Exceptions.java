@@ -148,10 +148,7 @@ final class Exceptions {
     return new InputNeededException(set, detail);
   }
 
-  /**
-   * A class of its own, loaded at the first error: the JVM loads every class this switch makes to
-   * check the switch, and would otherwise load them all at every client's start.
-   */
+  /** A class of its own, loaded at the first error only: docs/building.md. */
   private static final class ByStatus {
     static ApiException exception(ApiException.Answer answer, Duration retryAfter) {
       return switch (answer.statusCode()) {

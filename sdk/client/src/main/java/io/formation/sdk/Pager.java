@@ -162,8 +162,7 @@ public final class Pager<T> implements Iterable<T> {
   /**
    * Follows next links, resolving each only when its page is wanted, so a refused link fails the
    * step that needs it and not the page that carried it. A cycle of next links is caught in
-   * constant memory (Brent's method): each link is compared with one saved link, re-saved after 1,
-   * 2, 4, 8... pages, so a listing of any length keeps one page and two links.
+   * constant memory by Brent's method: each link is compared with one saved after 2^k pages.
    */
   private final class PageIterator implements Iterator<Page<T>> {
     private HttpUrl first = startUrl();
