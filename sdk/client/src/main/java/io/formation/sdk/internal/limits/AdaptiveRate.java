@@ -41,7 +41,7 @@ final class AdaptiveRate {
   /** Answers the refused share is averaged over: enough that a steady few percent stays under. */
   private static final double SHARE_ANSWERS = 100;
 
-  /** Answers the noise's share is averaged over, while answers measure it. */
+  /** Answers the noise's share is averaged over, and the most its estimate counts. */
   private static final double NOISE_ANSWERS = 1_000;
 
   /** How far past twice its noise the refused share rises, once a limit was found, past it. */
@@ -201,18 +201,26 @@ final class AdaptiveRate {
   private boolean showsLimit(long now) {
     double unanswered = 1 - returnedRecently / Math.max(sentEarlier, 1);
     // Once a limit was found, refusals past the noise show the rate is over it again.
-    boolean noiseKnown = learned && noiseAnswers >= NOISE_ANSWERS;
-    double refused =
-        noiseKnown ? Math.min(NOISE_SHARE, 2 * noiseShare + PROBE_MARGIN) : NOISE_SHARE;
+    double refused = learned ? Math.min(NOISE_SHARE, 2 * noise() + PROBE_MARGIN) : NOISE_SHARE;
     return refusedShare > refused || unanswered > NOISE_SHARE;
   }
 
   /**
-   * Whether an answer measures the noise: before any limit was found, or of a request sent past the
-   * last cut while the rate climbs back under it or holds; what a probe past it meets is the limit.
+   * The noise's share as the plus-four estimate: two refusals in four answers more than measured,
+   * so that a few answers read as much noise and many as what they measured.
+   */
+  private double noise() {
+    double measured = Math.min(noiseAnswers, NOISE_ANSWERS);
+    return (noiseShare * measured + 2) / (measured + 4);
+  }
+
+  /**
+   * Whether an answer measures the noise: of a request sent past the last cut while the rate climbs
+   * back under it or holds. Before a limit is found, refusals may be its own overshoot; what a
+   * probe past it meets is the limit.
    */
   private boolean measuresNoise(long now, long sentAt) {
-    return !learned || afterClimb(now) < hold && sentAt - lastCut >= MEASURE_WINDOW_NANOS;
+    return learned && afterClimb(now) < hold && sentAt - lastCut >= MEASURE_WINDOW_NANOS;
   }
 
   /** Seconds since the climb from the last cut ended; negative while it climbs. */

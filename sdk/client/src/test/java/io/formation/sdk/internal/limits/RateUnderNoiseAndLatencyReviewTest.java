@@ -191,8 +191,6 @@ class RateUnderNoiseAndLatencyReviewTest {
   }
 
   @Test
-  @org.junit.jupiter.api.Disabled(
-      "Open: at 100/s with answers spread from 1 to 300 ms, about 11% of requests are refused")
   void aSteadyLimitWhoseAnswersTakeFrom1To300MillisecondsIsProbedWithUnderFivePercentRefused() {
     probedWithUnderFivePercentRefused(100, 1, 300);
   }
