@@ -76,8 +76,9 @@ public final class Throttle {
     Lane lane = lane(request.url());
     long now = time.now();
     boolean paused = false;
+    boolean cut;
     synchronized (lane) {
-      boolean cut = lane.rate.refused(now, sentAt);
+      cut = lane.rate.refused(now, sentAt);
       // Noise pauses only the refused call, through its retry's delay.
       if (pause != null && lane.rate.speaksForOrigin()) {
         paused = lane.pause.pause(now, sentAt, pause);
@@ -86,6 +87,9 @@ public final class Throttle {
       if (cut && !lane.pause.left(now).isZero()) {
         lane.rate.pausedUntil(lane.pause.until());
       }
+    }
+    if (cut) {
+      lane.slowed(now);
     }
     if (paused) {
       port.paused(Origins.origin(lane.origin), pause);
@@ -143,7 +147,8 @@ public final class Throttle {
     @Override
     CompletableFuture<IOException> acquire(ApiRequest request, Turn held) {
       long now = time.now();
-      long deadline = retryPolicy.latestStart(request, now);
+      // A held call keeps the deadline of its first try: a pause does not renew its timeout.
+      long deadline = held != null ? held.deadline : retryPolicy.latestStart(request, now);
       Duration left;
       synchronized (this) {
         left = pause.left(now);
@@ -156,6 +161,7 @@ public final class Throttle {
         return refuse(held, request, left, "the service's Retry-After holds calls to this origin");
       }
       Turn turn = held != null ? held : new Turn(request);
+      turn.deadline = deadline;
       turn.hold(OriginPause.resume(left, allowed, time.draw()));
       return turn;
     }

@@ -70,6 +70,7 @@ abstract class TurnQueue {
     Turn turn;
     Duration release;
     long expected;
+    boolean timed = false;
     synchronized (this) {
       if (held != null && held.isDone()) {
         return held;
@@ -93,6 +94,8 @@ abstract class TurnQueue {
         turn.queuedAt = now;
         turn.deadline = deadline;
         turn.live = true;
+        // Overtaken by later calls, a turn may still reach its deadline in the queue.
+        timed = nearDeadline(turn, expected, now);
         if (isInteractive) {
           interactive.add(turn);
           liveInteractive++;
@@ -107,11 +110,44 @@ abstract class TurnQueue {
       return refuse(held, request, release, "the rate the service allows holds calls in a queue");
     }
     startRelease(release);
-    if (Time.left(deadline, now) < expected + DEADLINE_TIMER_MARGIN.toNanos()) {
-      // Overtaken by later calls, a turn may still reach its deadline in the queue.
+    if (timed) {
       turn.time(Duration.ofNanos(deadline - now));
     }
     return turn;
+  }
+
+  /** Whether a queued turn's deadline is near its expected turn: it then gets a timer, once. */
+  private boolean nearDeadline(Turn turn, long expected, long now) {
+    if (turn.timed || Time.left(turn.deadline, now) >= expected + DEADLINE_TIMER_MARGIN.toNanos()) {
+      return false;
+    }
+    turn.timed = true;
+    return true;
+  }
+
+  /** The rate was cut: queued turns whose deadline now comes near their turn get their timers. */
+  void slowed(long now) {
+    List<Turn> timed = new ArrayList<>();
+    synchronized (this) {
+      rate.refill(now);
+      nearDeadline(polls, nearDeadline(interactive, 0, now, timed), now, timed);
+    }
+    for (Turn turn : timed) {
+      turn.time(Duration.ofNanos(turn.deadline - now));
+    }
+  }
+
+  /** Adds the queue's turns near their deadline to {@code timed}; the live turns then ahead. */
+  private int nearDeadline(ArrayDeque<Turn> queue, int ahead, long now, List<Turn> timed) {
+    for (Turn turn : queue) {
+      if (turn.live) {
+        ahead++;
+        if (nearDeadline(turn, (long) (rate.secondsFor(ahead, now) * 1e9), now)) {
+          timed.add(turn);
+        }
+      }
+    }
+    return ahead;
   }
 
   private RuntimeException late(ApiRequest request) {
@@ -226,10 +262,11 @@ abstract class TurnQueue {
   final class Turn extends CompletableFuture<IOException> implements Sleeper.Wakeup {
     final ApiRequest request;
 
-    // Set under the lock as it joins a queue.
+    // Set under the lock as it joins a queue; the deadline also as a pause holds it.
     long queuedAt;
     long deadline;
     boolean live;
+    boolean timed;
 
     /** Whether its timer ends a pause, rather than its time in the queue. */
     private volatile boolean held;

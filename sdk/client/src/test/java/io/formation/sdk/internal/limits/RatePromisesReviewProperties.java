@@ -240,9 +240,6 @@ class RatePromisesReviewProperties {
   record Calls(double budget, int burst, List<Step> steps) {}
 
   // Seeded: the first run found a counterexample with this seed.
-  @Disabled(
-      "Open (issue 30): among long pauses and refusals a queued call can be given its turn, or"
-          + " left waiting, past its own timeout")
   @Property(tries = 300, seed = "-902623577140368794")
   void noCallIsGivenItsTurnAfterItsOwnTimeoutNorLeftWaitingPastIt(@ForAll("calls") Calls calls) {
     Harness harness = new Harness(new Random(calls.steps().size())::nextDouble);

@@ -243,6 +243,45 @@ class ThrottleTest {
   }
 
   @Test
+  void aCallHeldByAPauseKeepsTheTimeoutOfItsFirstTryWhenThePauseEnds() {
+    Throttle throttle = throttle(1, 1);
+    go(throttle, create());
+    throttle.observe(create(), answer(429, "3"), time.nanoTime());
+    CompletableFuture<IOException> first = go(throttle, create(Duration.ofSeconds(3)));
+    CompletableFuture<IOException> second = go(throttle, create(Duration.ofSeconds(3)));
+
+    time.advance(Duration.ofSeconds(3));
+
+    // The pause gave back one token: the first goes; the second's turn is a second past its
+    // timeout.
+    assertThat(first).isCompleted();
+    assertThat(failure(second)).hasMessageContaining("queue");
+  }
+
+  @Test
+  void aQueuedCallWhoseTurnACutPushesPastItsTimeoutFailsAtItsTimeout() {
+    Throttle throttle = throttle(0, 0);
+    sendAt(throttle, 100, Duration.ofSeconds(1));
+    throttle.observe(create(), answer(429, null), time.nanoTime());
+    for (int i = 0; i < 300; i++) {
+      go(throttle, create());
+    }
+    // Its turn is about four seconds away, far from its timeout, when the limit falls and refusals
+    // keep the rate at its floor.
+    CompletableFuture<IOException> call = go(throttle, create(Duration.ofSeconds(30)));
+    for (int ms = 0; ms < 29_700; ms += 150) {
+      time.advance(Duration.ofMillis(150));
+      refuseTheCallsInFlight(throttle, null);
+    }
+    assertThat(throttle.rate(SET)).isLessThan(5);
+    assertThat(call).isNotDone();
+
+    time.advance(Duration.ofMillis(300));
+
+    assertThat(failure(call)).hasMessageContaining("queue");
+  }
+
+  @Test
   void pollsAgeSoThatASteadyLoadOfInteractiveCallsCannotStarveThem() {
     Throttle throttle = throttle(10, 1);
     for (int i = 0; i < 10; i++) {
