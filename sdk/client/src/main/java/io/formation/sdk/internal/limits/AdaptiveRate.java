@@ -281,7 +281,11 @@ final class AdaptiveRate {
     // Windows past the last one sent in are empty.
     for (; counted < Math.min(oldEnough, window + 1); counted++) {
       int slot = (int) (counted % WINDOWS);
-      sentEarlier += sentByWindow[slot];
+      // Faded since it was old enough, as its answers were: after a quiet spell (a pause) it is
+      // counted late, and in full it would outweigh them.
+      long oldAt = (counted + lag + 1) * MEASURE_WINDOW_NANOS;
+      double late = Math.max(0, now - start - oldAt) / 1e9;
+      sentEarlier += sentByWindow[slot] * Math.exp(-late / UNANSWERED_SECONDS);
       sentByWindow[slot] = 0;
     }
     counted = Math.max(counted, oldEnough);

@@ -765,6 +765,26 @@ class ThrottleTest {
   }
 
   @Test
+  void callsAnsweredBeforeAQuietSpellAreNotReadAsUnansweredAfterIt() {
+    Throttle throttle = throttle(0, 0);
+    List<Long> sent = new ArrayList<>();
+    for (int i = 0; i < 50; i++) {
+      go(throttle, create());
+      sent.add(time.nanoTime());
+      time.advance(Duration.ofMillis(5));
+    }
+    time.advance(Duration.ofMillis(200));
+    sent.forEach(at -> throttle.observe(create(), answer(200, null), at));
+    // Five quiet seconds, as in a pause: nothing goes out, nothing comes back.
+    time.advance(Duration.ofSeconds(5));
+
+    go(throttle, create());
+    throttle.observe(create(), answer(429, "0"), time.nanoTime());
+
+    assertThat(throttle.rate(SET)).isInfinite();
+  }
+
+  @Test
   void callsWaitingInOkHttpsQueueAreNotUnansweredSoANoisyRefusalAmongThemCutsNothing() {
     Throttle throttle = throttle(0, 0);
     // A thousand waits take their turns at once; OkHttp sends 16 at a time, each answered in 50 ms.
