@@ -72,7 +72,7 @@ public final class RetryPolicy {
   }
 
   /** The latest a call may still go: the one bound of how long a call is held. */
-  long latestStart(ApiRequest request, long now) {
+  public long latestStart(ApiRequest request, long now) {
     Duration timeout = request.options().timeout().orElse(callTimeout);
     long own = timeout.isZero() ? Time.NEVER : Time.after(now, timeout);
     if (!request.isPoll()) {

@@ -34,7 +34,15 @@ public final class Throttle {
 
   /** Completes when the request may go, or fails with the 429 of a call held back. */
   public CompletableFuture<IOException> acquire(ApiRequest request) {
-    return lane(request.url()).acquire(request, null);
+    return acquire(request, retryPolicy.latestStart(request, time.now()));
+  }
+
+  /**
+   * As {@link #acquire(ApiRequest)}, for an attempt whose first try set its deadline: one a pause
+   * stopped on its way out keeps it.
+   */
+  public CompletableFuture<IOException> acquire(ApiRequest request, long deadline) {
+    return lane(request.url()).acquire(request, deadline, null);
   }
 
   /**
@@ -145,10 +153,8 @@ public final class Throttle {
     }
 
     @Override
-    CompletableFuture<IOException> acquire(ApiRequest request, Turn held) {
+    CompletableFuture<IOException> acquire(ApiRequest request, long deadline, Turn held) {
       long now = time.now();
-      // A held call keeps the deadline of its first try: a pause does not renew its timeout.
-      long deadline = held != null ? held.deadline : retryPolicy.latestStart(request, now);
       Duration left;
       synchronized (this) {
         left = pause.left(now);
@@ -161,8 +167,7 @@ public final class Throttle {
         return refuse(held, request, left, "the service's Retry-After holds calls to this origin");
       }
       Turn turn = held != null ? held : new Turn(request);
-      turn.deadline = deadline;
-      turn.hold(OriginPause.resume(left, allowed, time.draw()));
+      turn.hold(OriginPause.resume(left, allowed, time.draw()), deadline);
       return turn;
     }
 

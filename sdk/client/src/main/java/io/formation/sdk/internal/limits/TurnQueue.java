@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.PriorityQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 
@@ -18,11 +19,11 @@ abstract class TurnQueue {
   /** How much longer than an interactive call a poll must have waited to go before it. */
   static final Duration POLL_HANDICAP = Duration.ofSeconds(1);
 
+  /** Seconds past the queue's expected drain within which a deadline gets its timer. */
+  private static final double DRAIN_MARGIN_SECONDS = 10;
+
   /** The least time between two releases: fewer wake-ups, each releasing a few turns. */
   private static final long MIN_RELEASE_NANOS = 2_000_000L;
-
-  /** A turn whose deadline is nearer than this past its expected turn gets a timer for it. */
-  private static final Duration DEADLINE_TIMER_MARGIN = Duration.ofSeconds(10);
 
   final Time time;
   final AdaptiveRate rate;
@@ -32,14 +33,24 @@ abstract class TurnQueue {
   // Turns whose caller gave up stay queued until reached, but no longer count.
   private int liveInteractive;
   private int livePolls;
+  // Queued turns with a deadline, soonest first (those that left are dropped lazily), and the
+  // reading of the soonest timer armed to fail them at it.
+  private final PriorityQueue<Turn> byDeadline =
+      new PriorityQueue<>((a, b) -> Long.signum(a.deadline - b.deadline));
+  private final Sleeper.Wakeup expire = new Expire();
+  private boolean armed;
+  private long armedAt;
 
   TurnQueue(Time time, AdaptiveRate rate) {
     this.time = time;
     this.rate = rate;
   }
 
-  /** Acquires again for a turn a pause held ({@code held}), or for a new call. */
-  abstract CompletableFuture<IOException> acquire(ApiRequest request, Turn held);
+  /**
+   * Acquires again for a turn a pause held ({@code held}), or for a new call; none goes past {@code
+   * deadline}, a ticker reading.
+   */
+  abstract CompletableFuture<IOException> acquire(ApiRequest request, long deadline, Turn held);
 
   /** The failure of a call held back for {@code retryAfter}, nothing sent. */
   abstract RuntimeException refusal(ApiRequest request, Duration retryAfter, String why);
@@ -69,8 +80,11 @@ abstract class TurnQueue {
     boolean isInteractive = !request.isPoll();
     Turn turn;
     Duration release;
-    long expected;
-    boolean timed = false;
+    Duration timer = null;
+    if (held != null && Time.left(deadline, now) < 0) {
+      // Woken late from a pause: its time is up, though a turn may be free.
+      return refuse(held, request, Duration.ZERO, "a pause held this call past its timeout");
+    }
     synchronized (this) {
       if (held != null && held.isDone()) {
         return held;
@@ -85,7 +99,7 @@ abstract class TurnQueue {
         return go(held);
       }
       int ahead = liveInteractive + (isInteractive ? 0 : livePolls);
-      expected = (long) (rate.secondsFor(ahead + 1, now) * 1e9);
+      long expected = (long) (rate.secondsFor(ahead + 1, now) * 1e9);
       if (Time.left(deadline, now) < expected) {
         turn = null;
         release = Duration.ofNanos(expected);
@@ -94,8 +108,11 @@ abstract class TurnQueue {
         turn.queuedAt = now;
         turn.deadline = deadline;
         turn.live = true;
-        // Overtaken by later calls, a turn may still reach its deadline in the queue.
-        timed = nearDeadline(turn, expected, now);
+        if (deadline != Time.NEVER) {
+          // Overtaken, or slowed by a cut, a turn may still reach its deadline in the queue.
+          byDeadline.add(turn);
+          timer = arm(now);
+        }
         if (isInteractive) {
           interactive.add(turn);
           liveInteractive++;
@@ -110,44 +127,79 @@ abstract class TurnQueue {
       return refuse(held, request, release, "the rate the service allows holds calls in a queue");
     }
     startRelease(release);
-    if (timed) {
-      turn.time(Duration.ofNanos(deadline - now));
-    }
+    startDeadline(timer);
     return turn;
   }
 
-  /** Whether a queued turn's deadline is near its expected turn: it then gets a timer, once. */
-  private boolean nearDeadline(Turn turn, long expected, long now) {
-    if (turn.timed || Time.left(turn.deadline, now) >= expected + DEADLINE_TIMER_MARGIN.toNanos()) {
-      return false;
+  /**
+   * The wait of a timer for the soonest deadline, if the queue may not drain before it (with a
+   * margin for a slower rate) and none is armed for it already.
+   */
+  private Duration arm(long now) {
+    Turn soonest;
+    while ((soonest = byDeadline.peek()) != null && !soonest.live) {
+      byDeadline.poll();
     }
-    turn.timed = true;
-    return true;
+    if (soonest == null || armed && armedAt - soonest.deadline <= 0) {
+      return null;
+    }
+    double drain = rate.secondsFor(liveInteractive + livePolls, now) + DRAIN_MARGIN_SECONDS;
+    if (Time.left(soonest.deadline, now) > drain * 1e9) {
+      return null;
+    }
+    armed = true;
+    armedAt = soonest.deadline;
+    return Duration.ofNanos(Math.max(0, soonest.deadline - now));
   }
 
-  /** The rate was cut: queued turns whose deadline now comes near their turn get their timers. */
+  /** The rate was cut: the queue drains later, so a deadline may now need its timer. */
   void slowed(long now) {
-    List<Turn> timed = new ArrayList<>();
+    Duration timer;
     synchronized (this) {
-      rate.refill(now);
-      nearDeadline(polls, nearDeadline(interactive, 0, now, timed), now, timed);
+      timer = arm(now);
     }
-    for (Turn turn : timed) {
-      turn.time(Duration.ofNanos(turn.deadline - now));
+    startDeadline(timer);
+  }
+
+  /** Outside the lock, as {@link #startRelease}. */
+  private void startDeadline(Duration wait) {
+    if (wait != null) {
+      time.sleeper().after(wait, expire);
     }
   }
 
-  /** Adds the queue's turns near their deadline to {@code timed}; the live turns then ahead. */
-  private int nearDeadline(ArrayDeque<Turn> queue, int ahead, long now, List<Turn> timed) {
-    for (Turn turn : queue) {
-      if (turn.live) {
-        ahead++;
-        if (nearDeadline(turn, (long) (rate.secondsFor(ahead, now) * 1e9), now)) {
-          timed.add(turn);
+  /** Fails the queued turns whose deadline came, and arms the timer of the next. */
+  private void expire(Throwable closed) {
+    if (closed != null) {
+      // A closed client fails its queued turns through the release instead.
+      return;
+    }
+    List<Turn> late = new ArrayList<>();
+    List<RuntimeException> failures = new ArrayList<>();
+    Duration next;
+    synchronized (this) {
+      long now = time.now();
+      if (Time.left(armedAt, now) <= 0) {
+        armed = false;
+      }
+      Turn soonest;
+      while ((soonest = byDeadline.peek()) != null
+          && (!soonest.live || Time.left(soonest.deadline, now) <= 0)) {
+        byDeadline.poll();
+        if (soonest.live) {
+          late.add(soonest);
         }
       }
+      // Told the wait of the live calls, themselves included, then out of the queue before any
+      // release can reach them.
+      late.forEach(turn -> failures.add(late(turn.request)));
+      late.forEach(this::leave);
+      next = arm(now);
     }
-    return ahead;
+    for (int i = 0; i < late.size(); i++) {
+      late.get(i).completeExceptionally(failures.get(i));
+    }
+    startDeadline(next);
   }
 
   private RuntimeException late(ApiRequest request) {
@@ -182,6 +234,7 @@ abstract class TurnQueue {
     List<Turn> late = new ArrayList<>();
     List<Turn> failed = new ArrayList<>();
     Duration next = null;
+    Duration deadline = null;
     synchronized (this) {
       releasing = false;
       if (closed != null) {
@@ -217,6 +270,7 @@ abstract class TurnQueue {
         }
         if (liveInteractive > 0 || livePolls > 0) {
           next = scheduleRelease(now);
+          deadline = arm(now);
         }
       }
     }
@@ -226,6 +280,7 @@ abstract class TurnQueue {
     }
     go.forEach(turn -> turn.complete(null));
     startRelease(next);
+    startDeadline(deadline);
   }
 
   /** Takes the turn out of its queue's count, once; whether it was live. */
@@ -241,6 +296,10 @@ abstract class TurnQueue {
         }
       } else if (--liveInteractive == 0) {
         interactive.clear();
+      }
+      // Turns that left stay in the deadlines until reached; never more than the live ones again.
+      if (byDeadline.size() > 2 * (liveInteractive + livePolls) + 16) {
+        byDeadline.removeIf(queued -> !queued.live);
       }
       return true;
     }
@@ -258,6 +317,14 @@ abstract class TurnQueue {
         : interactive.poll();
   }
 
+  /** The queue's deadline timer: a class, as the turns' timers (docs/building.md). */
+  private final class Expire implements Sleeper.Wakeup {
+    @Override
+    public void wake(Throwable failure) {
+      expire(failure);
+    }
+  }
+
   /** A waiting call, from the pause to the queue: one object, which its timer wakes. */
   final class Turn extends CompletableFuture<IOException> implements Sleeper.Wakeup {
     final ApiRequest request;
@@ -266,10 +333,6 @@ abstract class TurnQueue {
     long queuedAt;
     long deadline;
     boolean live;
-    boolean timed;
-
-    /** Whether its timer ends a pause, rather than its time in the queue. */
-    private volatile boolean held;
 
     private volatile Future<?> timer;
 
@@ -277,19 +340,9 @@ abstract class TurnQueue {
       this.request = request;
     }
 
-    /** Waits out a pause, then acquires again. */
-    void hold(Duration wait) {
-      held = true;
-      startTimer(wait);
-    }
-
-    /** Fails the turn at its deadline if it is still queued then. */
-    void time(Duration untilDeadline) {
-      held = false;
-      startTimer(untilDeadline);
-    }
-
-    private void startTimer(Duration wait) {
+    /** Waits out a pause, then acquires again before its deadline. */
+    void hold(Duration wait, long deadline) {
+      this.deadline = deadline;
       if (isDone()) {
         return;
       }
@@ -310,19 +363,12 @@ abstract class TurnQueue {
       if (isDone()) {
         return;
       }
-      if (!held) {
-        // Its deadline; a closed client fails the turn through the queue instead.
-        if (failure == null) {
-          completeExceptionally(late(request));
-        }
-        return;
-      }
       if (failure != null) {
         completeExceptionally(failure);
         return;
       }
       try {
-        acquire(request, this);
+        acquire(request, deadline, this);
       } catch (RuntimeException e) {
         completeExceptionally(e);
       }

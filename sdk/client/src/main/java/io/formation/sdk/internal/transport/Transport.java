@@ -110,10 +110,15 @@ public final class Transport {
   private <T> T send(ApiRequest request, Port.Call report, Function<JsonResponse, T> reader) {
     // The started attempt's trace headers; null until it is reported started.
     Map<String, String> reported = null;
+    long latest = Time.NEVER;
     for (int attempt = 1; ; ) {
+      if (reported == null) {
+        // An attempt a pause stops on its way out keeps the deadline of its first try.
+        latest = latestStart(request);
+      }
       try {
         // The throttle lets a call go or refuses it (an exception); it never sends one itself.
-        Sleeper.await(throttle.acquire(request));
+        Sleeper.await(throttle.acquire(request, latest));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         unanswered(request, report, attempt, reported != null, 0);
@@ -184,7 +189,7 @@ public final class Transport {
     AsyncOperation<T> operation = new AsyncOperation<>(completions);
     // Ended before the caller's future completes: its continuations see the call's end.
     operation.onEnd(report::ended);
-    attemptAsync(request, report, reader, 1, null, operation);
+    attemptAsync(request, report, reader, 1, null, latestStart(request), operation);
     return operation.result();
   }
 
@@ -194,8 +199,9 @@ public final class Transport {
       Function<JsonResponse, T> reader,
       int attempt,
       Map<String, String> reported,
+      long latest,
       AsyncOperation<T> operation) {
-    CompletableFuture<IOException> turn = throttle.acquire(request);
+    CompletableFuture<IOException> turn = throttle.acquire(request, latest);
     if (!operation.track(turn)) {
       unanswered(request, report, attempt, reported != null, 0);
       return;
@@ -215,7 +221,7 @@ public final class Transport {
                       reported != null
                           ? reported
                           : report.attemptStarted(attempt, retryPolicy.maxAttempts(request));
-                  sendAttempt(request, report, traceHeaders, reader, attempt, operation);
+                  sendAttempt(request, report, traceHeaders, reader, attempt, latest, operation);
                 }));
   }
 
@@ -225,6 +231,7 @@ public final class Transport {
       Map<String, String> traceHeaders,
       Function<JsonResponse, T> reader,
       int attempt,
+      long latest,
       AsyncOperation<T> operation) {
     Attempt inFlight = newCall(request, report, attempt, traceHeaders);
     Call call = inFlight.call();
@@ -276,7 +283,7 @@ public final class Transport {
                   if (error != null) {
                     operation.fail(error);
                   } else if (heldByPause(done)) {
-                    attemptAsync(request, report, reader, attempt, traceHeaders, operation);
+                    attemptAsync(request, report, reader, attempt, traceHeaders, latest, operation);
                   } else {
                     afterAttempt(request, report, reader, attempt, operation, done, started);
                   }
@@ -300,7 +307,9 @@ public final class Transport {
     operation.after(
         time.sleeper(),
         delay,
-        () -> attemptAsync(request, report, reader, attempt + 1, null, operation));
+        () ->
+            attemptAsync(
+                request, report, reader, attempt + 1, null, latestStart(request), operation));
   }
 
   /** Tells how the attempt went; {@return the wait before the next attempt, or null if none} */
@@ -324,6 +333,11 @@ public final class Transport {
           nanos,
           null);
     }
+  }
+
+  /** The latest an attempt starting now may go: kept if a pause stops it on its way out. */
+  private long latestStart(ApiRequest request) {
+    return retryPolicy.latestStart(request, time.now());
   }
 
   /** Whether a pause stopped the attempt on its way out, nothing sent. */

@@ -84,7 +84,7 @@ class DeadlinesSecondReviewProperties {
           Runnable[] attempt = new Runnable[1];
           attempt[0] =
               () -> {
-                CompletableFuture<IOException> turn = throttle.acquire(request);
+                CompletableFuture<IOException> turn = throttle.acquire(request, call.deadline());
                 call.turns().add(turn);
                 turn.thenRun(
                     () -> {

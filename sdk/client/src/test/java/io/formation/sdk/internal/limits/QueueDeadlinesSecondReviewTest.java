@@ -202,13 +202,13 @@ class QueueDeadlinesSecondReviewTest {
     long deadline = harness.now() + Duration.ofSeconds(5).toNanos();
     // As the transport does (Transport.send and attemptAsync): a turn given, the request leaves
     // OkHttp's queue; a pause in force then holds it (PausedBeforeSending), and the call acquires
-    // again.
+    // again with the deadline of its first try.
     List<CompletableFuture<IOException>> turns = new ArrayList<>();
     long[] sentAt = {-1};
     Runnable[] attempt = new Runnable[1];
     attempt[0] =
         () -> {
-          CompletableFuture<IOException> turn = throttle.acquire(request);
+          CompletableFuture<IOException> turn = throttle.acquire(request, deadline);
           turns.add(turn);
           turn.thenRun(
               () -> {
