@@ -37,7 +37,6 @@ abstract class TurnQueue {
   // reading of the soonest timer armed to fail them at it.
   private final PriorityQueue<Turn> byDeadline =
       new PriorityQueue<>((a, b) -> Long.signum(a.deadline - b.deadline));
-  private final Sleeper.Wakeup expire = new Expire();
   private boolean armed;
   private long armedAt;
 
@@ -164,7 +163,7 @@ abstract class TurnQueue {
   /** Outside the lock, as {@link #startRelease}. */
   private void startDeadline(Duration wait) {
     if (wait != null) {
-      time.sleeper().after(wait, expire);
+      time.sleeper().delay(wait).whenComplete((ignored, closed) -> expire(closed));
     }
   }
 
@@ -315,14 +314,6 @@ abstract class TurnQueue {
     return poll.queuedAt + POLL_HANDICAP.toNanos() - call.queuedAt < 0
         ? polls.poll()
         : interactive.poll();
-  }
-
-  /** The queue's deadline timer: a class, as the turns' timers (docs/building.md). */
-  private final class Expire implements Sleeper.Wakeup {
-    @Override
-    public void wake(Throwable failure) {
-      expire(failure);
-    }
   }
 
   /** A waiting call, from the pause to the queue: one object, which its timer wakes. */
