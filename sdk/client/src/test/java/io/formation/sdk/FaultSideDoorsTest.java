@@ -365,6 +365,57 @@ class FaultSideDoorsTest extends FaultFixture {
 
   @ParameterizedTest
   @EnumSource(Mode.class)
+  void anAttemptHeldBackByAPauseOnItsWayOutKeepsTheTimeoutOfItsFirstTry(Mode mode) {
+    server.enqueue(json(429, "{}").withHeader("Retry-After", "3"));
+    server.enqueue(json(200, SET));
+    java.util.concurrent.atomic.AtomicBoolean paused =
+        new java.util.concurrent.atomic.AtomicBoolean();
+    FormationClient[] self = new FormationClient[1];
+    client =
+        FaultClients.fakeTime(server, time)
+            .maxRetries(0)
+            .listener(
+                new FormationListener() {
+                  @Override
+                  public void attemptStarted(AttemptEvent attempt) {
+                    if (attempt.url().endsWith(ID) && paused.compareAndSet(false, true)) {
+                      // Two of its three seconds pass before it leaves OkHttp's queue, and then
+                      // another call's 429 pauses the origin for three seconds more.
+                      time.advance(Duration.ofSeconds(2));
+                      catchThrowable(() -> self[0].documentSets().get("ds_other"));
+                    }
+                  }
+                })
+            .build();
+    self[0] = client;
+    DocumentSets sets =
+        client
+            .documentSets()
+            .withOptions(RequestOptions.builder().timeout(Duration.ofSeconds(3)).build());
+
+    Throwable failure =
+        catchThrowable(
+            () -> {
+              if (mode == Mode.BLOCKING) {
+                sets.get(ID);
+              } else {
+                sets.getAsync(ID).join();
+              }
+            });
+
+    // Its first try's timeout ends within the pause: it fails unsent, not sent at its end.
+    assertThat(
+            failure instanceof java.util.concurrent.CompletionException
+                ? failure.getCause()
+                : failure)
+        .isInstanceOf(RateLimitException.class);
+    assertThat(server.requests())
+        .extracting(Recorded::path)
+        .containsExactly("/v1/document_sets/ds_other");
+  }
+
+  @ParameterizedTest
+  @EnumSource(Mode.class)
   void aLinkageErrorInsideACallIsTheSdksErrorNamingTheLibraryAndTheFix(Mode mode) {
     client =
         brokenBy(() -> new NoSuchMethodError("'okio.Socket okio.Okio.socket(java.net.Socket)'"));
