@@ -296,8 +296,10 @@ abstract class TurnQueue {
       } else if (--liveInteractive == 0) {
         interactive.clear();
       }
-      // Turns that left stay in the deadlines until reached; never more than the live ones again.
-      if (byDeadline.size() > 2 * (liveInteractive + livePolls) + 16) {
+      // Turns that left stay in the deadlines until reached, or until none is live; never more
+      // than the live ones again.
+      int live = liveInteractive + livePolls;
+      if (live == 0 || byDeadline.size() > 2 * live + 16) {
         byDeadline.removeIf(queued -> !queued.live);
       }
       return true;

@@ -1,7 +1,7 @@
 package io.formation.sdk.internal.limits;
 
-import static io.formation.sdk.internal.limits.SecondReviewHarness.answer;
-import static io.formation.sdk.internal.limits.SecondReviewHarness.create;
+import static io.formation.sdk.internal.limits.RatePromisesReviewTest.answer;
+import static io.formation.sdk.internal.limits.RatePromisesReviewTest.create;
 import static io.formation.sdk.internal.limits.SecondReviewHarness.poll;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -104,7 +104,7 @@ class DeadlinesSecondReviewProperties {
             throttle.observe(create(), answer(200, null), now - event.sentAgoMs() * 1_000_000L);
         default -> {
           for (int i = 0; i < 10; i++) {
-            SecondReviewHarness.go(throttle, create());
+            RatePromisesReviewTest.go(throttle, create());
           }
         }
       }

@@ -1,7 +1,7 @@
 package io.formation.sdk.internal.limits;
 
-import static io.formation.sdk.internal.limits.SecondReviewHarness.perSecond;
-import static io.formation.sdk.internal.limits.SecondReviewHarness.sum;
+import static io.formation.sdk.internal.limits.RatePromisesReviewTest.perSecond;
+import static io.formation.sdk.internal.limits.RatePromisesReviewTest.sum;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;

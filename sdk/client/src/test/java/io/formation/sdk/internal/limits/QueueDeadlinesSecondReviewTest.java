@@ -1,9 +1,9 @@
 package io.formation.sdk.internal.limits;
 
-import static io.formation.sdk.internal.limits.SecondReviewHarness.answer;
-import static io.formation.sdk.internal.limits.SecondReviewHarness.create;
+import static io.formation.sdk.internal.limits.RatePromisesReviewTest.answer;
+import static io.formation.sdk.internal.limits.RatePromisesReviewTest.create;
+import static io.formation.sdk.internal.limits.RatePromisesReviewTest.go;
 import static io.formation.sdk.internal.limits.SecondReviewHarness.failure;
-import static io.formation.sdk.internal.limits.SecondReviewHarness.go;
 import static io.formation.sdk.internal.limits.SecondReviewHarness.poll;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -91,7 +91,7 @@ class QueueDeadlinesSecondReviewTest {
       throttle.observe(create(), answer(429, null), harness.now());
     }
     harness.advance(Duration.ofSeconds(9));
-    double probing = throttle.rate(SecondReviewHarness.SET);
+    double probing = throttle.rate(RatePromisesReviewTest.SET);
     assertThat(probing).isGreaterThan(500);
     for (int i = 0; i < 27_000; i++) {
       go(throttle, create());
@@ -107,7 +107,7 @@ class QueueDeadlinesSecondReviewTest {
     // An answer that took a second: the probe now doubles every 3 s, and the rate falls under
     // the queue, without a cut.
     throttle.observe(create(), answer(200, null), harness.now() - 1_000_000_000L);
-    double slowed = throttle.rate(SecondReviewHarness.SET);
+    double slowed = throttle.rate(RatePromisesReviewTest.SET);
     harness.advance(timeout);
 
     assertThat(call.turn())

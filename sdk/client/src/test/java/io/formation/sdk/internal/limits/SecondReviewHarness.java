@@ -1,5 +1,10 @@
 package io.formation.sdk.internal.limits;
 
+import static io.formation.sdk.internal.limits.RatePromisesReviewTest.SET;
+import static io.formation.sdk.internal.limits.RatePromisesReviewTest.answer;
+import static io.formation.sdk.internal.limits.RatePromisesReviewTest.create;
+import static io.formation.sdk.internal.limits.RatePromisesReviewTest.go;
+
 import io.formation.sdk.TestFailures;
 import io.formation.sdk.internal.Port;
 import io.formation.sdk.internal.time.Sleeper;
@@ -7,27 +12,18 @@ import io.formation.sdk.internal.time.TestSleepers;
 import io.formation.sdk.internal.time.Time;
 import io.formation.sdk.internal.transport.ApiRequest;
 import io.formation.sdk.internal.transport.CallOptions;
-import io.formation.sdk.internal.transport.Outcome;
 import io.formation.testkit.FakeTime;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.PriorityQueue;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.DoubleSupplier;
-import okhttp3.Headers;
-import okhttp3.HttpUrl;
 
 /** The second review's shared helpers: a throttle on a manual clock, and a simulated service. */
 final class SecondReviewHarness {
-  static final HttpUrl SET = HttpUrl.get("https://api.example.com/v1/document_sets/a");
-  static final HttpUrl SETS = HttpUrl.get("https://api.example.com/v1/document_sets");
-
   final FakeTime clock = FakeTime.manual();
   final Time time;
   final RetryPolicy policy;
@@ -64,49 +60,12 @@ final class SecondReviewHarness {
     return new Throttle(time, policy, (Port) TestFailures.INSTANCE, budget, burst);
   }
 
-  /** A turn; once given, its request leaves OkHttp's queue, as the transport's interceptor says. */
-  static CompletableFuture<IOException> go(Throttle throttle, ApiRequest request) {
-    CompletableFuture<IOException> turn = throttle.acquire(request);
-    turn.thenRun(() -> throttle.leaving(request.url()));
-    return turn;
-  }
-
-  static ApiRequest create() {
-    return new ApiRequest("POST", SETS, new byte[0], "*/*", CallOptions.NONE);
-  }
-
-  static ApiRequest create(Duration timeout) {
-    return new ApiRequest(
-        "POST",
-        SETS,
-        new byte[0],
-        "*/*",
-        new CallOptions(Map.of(), Optional.of(timeout), OptionalInt.empty()));
-  }
-
   static ApiRequest poll(long deadline) {
     return ApiRequest.get(SET, ApiRequest.ANY_JSON, CallOptions.NONE).asPoll(deadline);
   }
 
-  static Outcome answer(int status, String retryAfter) {
-    Headers headers = retryAfter == null ? Headers.of() : Headers.of("Retry-After", retryAfter);
-    return new Outcome(status, headers, new byte[0], false, null, true, false, null);
-  }
-
   static Throwable failure(CompletableFuture<?> turn) {
     return turn.handle((v, e) -> e).join();
-  }
-
-  static String perSecond(List<int[]> seconds) {
-    StringBuilder text = new StringBuilder();
-    for (int[] second : seconds) {
-      text.append(second[0]).append('/').append(second[1]).append(' ');
-    }
-    return text.toString().trim();
-  }
-
-  static int sum(List<int[]> seconds, int which) {
-    return seconds.stream().mapToInt(second -> second[which]).sum();
   }
 
   /**
