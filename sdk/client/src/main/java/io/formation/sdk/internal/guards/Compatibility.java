@@ -10,12 +10,15 @@ import java.net.Socket;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.jar.JarFile;
 import java.util.jar.Manifest;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** Fails at build, naming the fix, when a dependency is older than the SDK runs on. */
 public final class Compatibility {
@@ -37,6 +40,10 @@ public final class Compatibility {
   static final String OKIO_TESTED = "3.18.1";
 
   static final String JACKSON_TESTED = "2.19.0";
+
+  /** Up to three numbers: the digits that start each part between dots or dashes. */
+  private static final Pattern VERSION =
+      Pattern.compile("(\\d+)[^.-]*(?:[.-](\\d+)[^.-]*(?:[.-](\\d+))?)?");
 
   private Compatibility() {}
 
@@ -83,28 +90,26 @@ public final class Compatibility {
   }
 
   static Optional<String> okhttpProblem(String found) {
-    return olderThan(found, OKHTTP_FLOOR)
-        ? Optional.of(message("okhttp", "found", found))
-        : Optional.empty();
+    return problem(olderThan(found, OKHTTP_FLOOR), "okhttp", "found", found);
   }
 
   static Optional<String> okioProblem(String found, boolean hasSocket) {
-    return hasSocket
-        ? Optional.empty()
-        : Optional.of(
-            message("okio", "found", found == null ? "of an unknown, older version" : found));
+    return problem(
+        !hasSocket, "okio", "found", found == null ? "of an unknown, older version" : found);
   }
 
   static Optional<String> kotlinProblem(String found) {
-    return olderThan(found, KOTLIN_FLOOR)
-        ? Optional.of(message("kotlin", "found", found))
-        : Optional.empty();
+    return problem(olderThan(found, KOTLIN_FLOOR), "kotlin", "found", found);
   }
 
   static Optional<String> jacksonProblem(String artifact, String found) {
-    return olderThan(found, JACKSON_FLOOR)
-        ? Optional.of(message("jackson", "artifact", artifact, "found", found))
-        : Optional.empty();
+    return problem(
+        olderThan(found, JACKSON_FLOOR), "jackson", "artifact", artifact, "found", found);
+  }
+
+  /** The message with that name, if there is a problem. */
+  private static Optional<String> problem(boolean problem, String name, String... namesAndValues) {
+    return problem ? Optional.of(message(name, namesAndValues)) : Optional.empty();
   }
 
   /** What a call's LinkageError says to the caller: the library, and the fix. */
@@ -166,48 +171,24 @@ public final class Compatibility {
   /** Whether {@code found} is below {@code floor}; an unreadable version is not. */
   static boolean olderThan(String found, String floor) {
     int[] have = numbers(found);
-    if (have == null) {
-      return false;
-    }
-    int[] need = numbers(floor);
-    for (int i = 0; i < need.length; i++) {
-      if (have[i] != need[i]) {
-        return have[i] < need[i];
-      }
-    }
-    return false;
+    return have != null && Arrays.compare(have, numbers(floor)) < 0;
   }
 
   /** {@code "2.1.21"}, {@code "5.0.0-alpha.14"}, {@code "2.13"}: three numbers, or null. */
   static int[] numbers(String version) {
-    if (version == null) {
+    Matcher matcher = version == null ? null : VERSION.matcher(version.trim());
+    if (matcher == null || !matcher.lookingAt()) {
       return null;
     }
-    String[] parts = version.trim().split("[.-]", 4);
     int[] numbers = new int[3];
-    for (int i = 0; i < numbers.length && i < parts.length; i++) {
-      String digits = leadingDigits(parts[i]);
-      if (digits.isEmpty()) {
-        if (i == 0) {
-          return null;
-        }
-        break;
+    try {
+      for (int i = 0; i < numbers.length && matcher.group(i + 1) != null; i++) {
+        numbers[i] = Integer.parseInt(matcher.group(i + 1));
       }
-      try {
-        numbers[i] = Integer.parseInt(digits);
-      } catch (NumberFormatException e) {
-        return null;
-      }
+    } catch (NumberFormatException e) {
+      return null;
     }
     return numbers;
-  }
-
-  private static String leadingDigits(String part) {
-    int end = 0;
-    while (end < part.length() && Character.isDigit(part.charAt(end))) {
-      end++;
-    }
-    return part.substring(0, end);
   }
 
   /** Whether Okio has the socket method OkHttp links against; true when absent. */

@@ -24,16 +24,11 @@ public record Log(Logger logger, Level switched, PrintStream fallback) {
 
   /** The level a switch value names ({@code debug}, {@code trace}, {@code info}...), or null. */
   static Level level(String setting) {
-    if (setting == null || setting.isBlank()) {
+    try {
+      return setting == null ? null : Level.valueOf(setting.strip().toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException unknown) {
       return null;
     }
-    String name = setting.strip().toUpperCase(Locale.ROOT);
-    for (Level level : Level.values()) {
-      if (level.getName().equals(name)) {
-        return level;
-      }
-    }
-    return null;
   }
 
   public boolean on(Level level) {
@@ -56,23 +51,22 @@ public record Log(Logger logger, Level switched, PrintStream fallback) {
     StringBuilder out = null;
     for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);
-      boolean control = Character.isISOControl(c) || c == '\u2028' || c == '\u2029';
-      if (control && out == null) {
-        out = new StringBuilder(text.length() + 16).append(text, 0, i);
-      }
-      if (!control) {
+      if (!Character.isISOControl(c) && c != '\u2028' && c != '\u2029') {
         if (out != null) {
           out.append(c);
         }
-      } else if (c == '\n') {
-        out.append("\\n");
-      } else if (c == '\r') {
-        out.append("\\r");
-      } else if (c == '\t') {
-        out.append("\\t");
-      } else {
-        out.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+        continue;
       }
+      if (out == null) {
+        out = new StringBuilder(text.length() + 16).append(text, 0, i);
+      }
+      out.append(
+          switch (c) {
+            case '\n' -> "\\n";
+            case '\r' -> "\\r";
+            case '\t' -> "\\t";
+            default -> String.format(Locale.ROOT, "\\u%04x", (int) c);
+          });
     }
     return out == null ? text : out.toString();
   }

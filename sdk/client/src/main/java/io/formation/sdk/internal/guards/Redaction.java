@@ -95,11 +95,6 @@ public final class Redaction {
       this.type = type;
     }
 
-    /** The class of the exception this one stands for. */
-    String type() {
-      return type;
-    }
-
     @Override
     public String toString() {
       String message = getLocalizedMessage();

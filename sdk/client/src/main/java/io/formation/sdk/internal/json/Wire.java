@@ -31,28 +31,20 @@ import java.util.function.Function;
 
 /** Reads the service's JSON into the SDK's records. */
 public final class Wire {
-  /** Where a form's JSON Schema may be: JSON Forms' own name, snake_case, camelCase. */
-  public static final List<String> SCHEMA_FIELDS = List.of("schema", "json_schema", "jsonSchema");
-
-  /** Where a form's JSON Forms UI schema may be. */
-  public static final List<String> UI_SCHEMA_FIELDS = List.of("uischema", "ui_schema", "uiSchema");
-
-  /** Where a form's current values may be. */
-  public static final List<String> VALUES_FIELDS =
+  // Where each field may be, first spelling first: JSON Forms' own name, snake_case, camelCase.
+  private static final List<String> SCHEMA_FIELDS = List.of("schema", "json_schema", "jsonSchema");
+  private static final List<String> UI_SCHEMA_FIELDS = List.of("uischema", "ui_schema", "uiSchema");
+  private static final List<String> VALUES_FIELDS =
       List.of("values", "current_values", "currentValues", "data");
-
-  /** Where a form's actions may be. */
-  public static final List<String> ACTIONS_FIELDS = List.of("actions");
-
-  /** Where a document set's app link may be; {@code links.app} is read too. */
-  public static final List<String> APP_LINK_FIELDS =
-      List.of("app_url", "appUrl", "app_link", "appLink");
-
-  /** Where a document set's state is. */
+  private static final List<String> ACTIONS_FIELDS = List.of("actions");
   private static final List<String> STATE_FIELDS = List.of("state");
 
+  /** Where a document set's app link may be; {@code links.app} is read too. */
+  private static final List<String> APP_LINK_FIELDS =
+      List.of("app_url", "appUrl", "app_link", "appLink");
+
   /** Which member of a plain object may hold the list of forms. */
-  public static final List<String> FORM_LIST_FIELDS = List.of("forms", "data", "items");
+  private static final List<String> FORM_LIST_FIELDS = List.of("forms", "data", "items");
 
   /** The one mapper of the SDK's own JSON, private so nothing reconfigures it. */
   private static final ObjectMapper MAPPER = mapper();
