@@ -53,32 +53,6 @@ public final class SchedulerSleeper implements Sleeper, AutoCloseable {
     return wake;
   }
 
-  private void run() {
-    while (!closed) {
-      Wake wake;
-      try {
-        wake = queue.take();
-      } catch (InterruptedException e) {
-        return;
-      }
-      try {
-        if (!(wake instanceof Periodic periodic)) {
-          wake.fire(null);
-        } else if (!periodic.isDone()) {
-          try {
-            periodic.task.run();
-          } finally {
-            // A periodic check that failed once still runs next time.
-            periodic.due = nanosAfter(Duration.ofNanos(periodic.period));
-            schedule(periodic);
-          }
-        }
-      } catch (RuntimeException | Error e) {
-        // What a wait wakes handles its own failures; the scheduler goes on with the next wait.
-      }
-    }
-  }
-
   /** Stops the scheduler thread and fails every wait still pending. */
   @Override
   public void close() {
@@ -100,19 +74,12 @@ public final class SchedulerSleeper implements Sleeper, AutoCloseable {
 
   /** Daemon threads named {@code <prefix>-N}: the SDK never keeps a JVM alive. */
   public static ThreadFactory daemonThreads(String prefix) {
-    return new DaemonThreads(prefix);
+    return new DaemonThreads(prefix, new AtomicInteger());
   }
 
   // Classes, not lambdas, on the way to a first call: docs/building.md.
 
-  private static final class DaemonThreads implements ThreadFactory {
-    private final String prefix;
-    private final AtomicInteger count = new AtomicInteger();
-
-    DaemonThreads(String prefix) {
-      this.prefix = prefix;
-    }
-
+  private record DaemonThreads(String prefix, AtomicInteger count) implements ThreadFactory {
     @Override
     public Thread newThread(Runnable runnable) {
       Thread thread = new Thread(runnable, prefix + "-" + count.incrementAndGet());
@@ -124,7 +91,29 @@ public final class SchedulerSleeper implements Sleeper, AutoCloseable {
   private final class Runner implements Runnable {
     @Override
     public void run() {
-      SchedulerSleeper.this.run();
+      while (!closed) {
+        Wake wake;
+        try {
+          wake = queue.take();
+        } catch (InterruptedException e) {
+          return;
+        }
+        try {
+          if (!(wake instanceof Periodic periodic)) {
+            wake.fire(null);
+          } else if (!periodic.isDone()) {
+            try {
+              periodic.task.run();
+            } finally {
+              // A periodic check that failed once still runs next time.
+              periodic.due = nanosAfter(Duration.ofNanos(periodic.period));
+              schedule(periodic);
+            }
+          }
+        } catch (RuntimeException | Error e) {
+          // What a wait wakes handles its own failures; the scheduler goes on with the next wait.
+        }
+      }
     }
   }
 
@@ -165,16 +154,6 @@ public final class SchedulerSleeper implements Sleeper, AutoCloseable {
     @Override
     public int compareTo(Delayed other) {
       return Long.compare(due, ((Wake) other).due);
-    }
-
-    @Override
-    public boolean equals(Object other) {
-      return this == other;
-    }
-
-    @Override
-    public int hashCode() {
-      return System.identityHashCode(this);
     }
   }
 

@@ -107,28 +107,19 @@ public final class AsyncOperation<T> implements Sleeper.Wakeup {
   }
 
   public void complete(T value) {
-    if (end()) {
-      ended(value, null);
+    if (end(value, null)) {
       deliver(value, null);
     }
   }
 
   public void fail(Throwable error) {
-    if (end()) {
-      ended(null, error);
+    if (end(null, error)) {
       deliver(null, error);
     }
   }
 
-  private void ended(Object value, Throwable error) {
-    BiConsumer<Object, Throwable> told = onEnd;
-    if (told != null) {
-      told.accept(value, error);
-    }
-  }
-
-  /** Ends the operation, once: the step in flight is cancelled. */
-  private boolean end() {
+  /** Ends the operation, once: the step in flight is cancelled, then {@code onEnd} told. */
+  private boolean end(Object value, Throwable error) {
     if (!ENDED.compareAndSet(this, 0, 1)) {
       return false;
     }
@@ -136,15 +127,19 @@ public final class AsyncOperation<T> implements Sleeper.Wakeup {
     if (inFlight != null) {
       inFlight.cancel(true);
     }
+    BiConsumer<Object, Throwable> told = onEnd;
+    if (told != null) {
+      told.accept(value, error);
+    }
     return true;
   }
 
   private void deliver(T value, Throwable error) {
     if (completions == null) {
       returned.deliver(value, error);
-      return;
+    } else {
+      execute(completions, () -> returned.deliver(value, error));
     }
-    execute(completions, () -> returned.deliver(value, error));
   }
 
   /** Runs the task on the executor, or here once it is shut down. */
@@ -174,26 +169,20 @@ public final class AsyncOperation<T> implements Sleeper.Wakeup {
 
     @Override
     public boolean complete(T value) {
-      if (operation.end()) {
-        operation.ended(value, null);
-      }
+      operation.end(value, null);
       return super.complete(value);
     }
 
     @Override
     public boolean completeExceptionally(Throwable error) {
       Objects.requireNonNull(error, "error");
-      if (operation.end()) {
-        operation.ended(null, error);
-      }
+      operation.end(null, error);
       return super.completeExceptionally(error);
     }
 
     @Override
     public boolean cancel(boolean mayInterruptIfRunning) {
-      if (operation.end()) {
-        operation.ended(null, Port.cancelled());
-      }
+      operation.end(null, Port.cancelled());
       return super.cancel(mayInterruptIfRunning);
     }
   }

@@ -12,20 +12,9 @@ import okhttp3.Interceptor;
 import okhttp3.Response;
 
 /** Once per attempt, on its own thread: the pause check, the token, stack failures. */
-final class AttemptInterceptor implements Interceptor {
-  private final Map<Call, Attempt> attempts;
-  private final Throttle throttle;
-  private final Supplier<String> tokens;
-  private final Port port;
-
-  AttemptInterceptor(
-      Map<Call, Attempt> attempts, Throttle throttle, Supplier<String> tokens, Port port) {
-    this.attempts = attempts;
-    this.throttle = throttle;
-    this.tokens = tokens;
-    this.port = port;
-  }
-
+record AttemptInterceptor(
+    Map<Call, Attempt> attempts, Throttle throttle, Supplier<String> tokens, Port port)
+    implements Interceptor {
   @Override
   public Response intercept(Chain chain) throws IOException {
     Attempt attempt = attempts.get(chain.call());
@@ -34,12 +23,12 @@ final class AttemptInterceptor implements Interceptor {
       if (throttle.leaving(chain.request().url())) {
         throw new Throttle.PausedBeforeSending();
       }
-      attempt.token(token());
+      attempt.token = token();
     }
     try {
       return chain.proceed(chain.request());
     } catch (RuntimeException e) {
-      throw new FinalFailure(port.failure("The HTTP stack failed during the call: " + e, e));
+      throw FinalFailure.ofStack(port, e);
     } catch (LinkageError e) {
       throw new FinalFailure(port.failure(Compatibility.explain(e), e));
     }

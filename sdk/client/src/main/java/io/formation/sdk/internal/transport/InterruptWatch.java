@@ -29,9 +29,9 @@ final class InterruptWatch implements Runnable {
   @Override
   public void run() {
     for (Attempt attempt : live.values()) {
-      Thread thread = attempt.blocked();
+      Thread thread = attempt.blocked;
       if (thread != null && thread.isInterrupted()) {
-        attempt.call().cancel();
+        attempt.call.cancel();
       }
     }
   }

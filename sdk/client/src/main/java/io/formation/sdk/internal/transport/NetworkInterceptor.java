@@ -29,33 +29,31 @@ record NetworkInterceptor(Map<Call, Attempt> attempts, Origins origins, long max
     if (attempt == null) {
       return chain.proceed(request);
     }
-    if (attempt.kept() != null) {
+    if (attempt.kept != null) {
       throw new ReplayRefused();
     }
     if (!RetryPolicy.isIdempotent(request.method()) && isClosedByPeer(chain.connection())) {
       throw new StaleConnection();
     }
-    attempt.markSent();
+    attempt.sent = true;
     Request.Builder sent = request.newBuilder();
     if (attempt.crossesOrigin(request.url())) {
-      attempt.callerHeaders().forEach(sent::removeHeader);
+      attempt.callerHeaders.forEach(sent::removeHeader);
     }
     // The token and the trace go to the service's origins alone, redirects included.
     if (origins.isTrusted(request.url())) {
       // The trace adds headers, never replaces one the request has (an Idempotency-Key, say).
-      attempt
-          .traceHeaders()
-          .forEach(
-              (name, value) -> {
-                if (request.header(name) == null) {
-                  sent.header(name, value);
-                }
-              });
+      attempt.traceHeaders.forEach(
+          (name, value) -> {
+            if (request.header(name) == null) {
+              sent.header(name, value);
+            }
+          });
       // Last: replaces any Authorization the trace or an interceptor up the chain may have set.
-      sent.header("Authorization", "Bearer " + attempt.token());
+      sent.header("Authorization", "Bearer " + attempt.token);
     } else {
       sent.removeHeader("Authorization");
-      attempt.traceHeaders().keySet().forEach(sent::removeHeader);
+      attempt.traceHeaders.keySet().forEach(sent::removeHeader);
     }
     // The response carries the request without the token, for whatever is up the chain.
     Response response = chain.proceed(sent.build()).newBuilder().request(request).build();
@@ -64,7 +62,7 @@ record NetworkInterceptor(Map<Call, Attempt> attempts, Origins origins, long max
       ResponseBody buffered = response.peekBody(maxResponseBytes + 1);
       response.close();
       response = response.newBuilder().body(buffered).build();
-      attempt.keep(response);
+      attempt.kept = response;
       return response.newBuilder().removeHeader("Retry-After").build();
     }
     return response;

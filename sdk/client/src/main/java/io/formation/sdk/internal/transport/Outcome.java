@@ -21,14 +21,14 @@ public record Outcome(
 
   /** Reads the response, at most {@code limit} bytes of its body. */
   static Outcome of(Attempt attempt, Response response, long limit) {
-    Response answer = attempt.kept() != null ? attempt.kept() : response;
+    Response answer = attempt.kept != null ? attempt.kept : response;
     try (ResponseBody body = answer.body()) {
       BufferedSource source = body.source();
       boolean tooLarge = source.request(limit + 1);
       Buffer buffer = source.getBuffer();
       byte[] bytes = buffer.readByteArray(Math.min(buffer.size(), limit));
       return new Outcome(
-          answer.code(), answer.headers(), bytes, tooLarge, null, true, false, attempt.token());
+          answer.code(), answer.headers(), bytes, tooLarge, null, true, false, attempt.token);
     } catch (IOException e) {
       return failed(attempt, e, limit);
     }
@@ -36,25 +36,20 @@ public record Outcome(
 
   /** The failure of an attempt; an answer the network interceptor kept stands in for a replay. */
   static Outcome failed(Attempt attempt, IOException failure, long limit) {
-    if (attempt.kept() != null && !(failure instanceof FinalFailure)) {
-      return of(attempt, attempt.kept(), limit);
+    if (attempt.kept != null && !(failure instanceof FinalFailure)) {
+      return of(attempt, attempt.kept, limit);
     }
+    String token = attempt.token;
     boolean stopped = Thread.currentThread().isInterrupted();
-    String token = attempt.token();
-    return new Outcome(
-        0,
-        Headers.of(),
-        new byte[0],
-        false,
-        Redaction.scrub(failure, token),
-        attempt.wasSent(),
-        stopped,
-        token);
+    return failure(Redaction.scrub(failure, token), attempt.sent, stopped, token);
   }
 
-  /** An attempt that was never sent, for the reason given. */
   static Outcome notSent(IOException reason) {
-    return new Outcome(0, Headers.of(), new byte[0], false, reason, false, false, null);
+    return failure(reason, false, false, null);
+  }
+
+  private static Outcome failure(IOException failure, boolean sent, boolean stopped, String token) {
+    return new Outcome(0, Headers.of(), new byte[0], false, failure, sent, stopped, token);
   }
 
   boolean isSuccess() {

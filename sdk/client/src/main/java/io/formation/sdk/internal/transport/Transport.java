@@ -155,20 +155,17 @@ public final class Transport {
   private Outcome attempt(
       ApiRequest request, Port.Call report, int number, Map<String, String> traceHeaders) {
     Attempt attempt = newCall(request, report, number, traceHeaders);
-    attempt.blocking(Thread.currentThread());
+    attempt.blocked = Thread.currentThread();
     interrupts.start();
-    try (Response response = attempt.call().execute()) {
+    try (Response response = attempt.call.execute()) {
       return Outcome.of(attempt, response, maxResponseBytes);
     } catch (IOException e) {
       return Outcome.failed(attempt, e, maxResponseBytes);
     } catch (RuntimeException e) {
       // AttemptInterceptor catches what the stack throws; this is what OkHttp throws around it.
-      return Outcome.failed(
-          attempt,
-          new FinalFailure(port.failure("The HTTP stack failed during the call: " + e, e)),
-          maxResponseBytes);
+      return Outcome.failed(attempt, FinalFailure.ofStack(port, e), maxResponseBytes);
     } finally {
-      live.remove(attempt.call());
+      live.remove(attempt.call);
     }
   }
 
@@ -234,7 +231,7 @@ public final class Transport {
       long latest,
       AsyncOperation<T> operation) {
     Attempt inFlight = newCall(request, report, attempt, traceHeaders);
-    Call call = inFlight.call();
+    Call call = inFlight.call;
     long started = time.now();
     CompletableFuture<Outcome> outcome = new CompletableFuture<>();
     outcome.whenComplete(

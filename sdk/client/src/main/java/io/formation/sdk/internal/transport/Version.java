@@ -12,12 +12,11 @@ public final class Version {
   private Version() {}
 
   private static String load() {
+    Properties properties = new Properties();
     try (InputStream in = Version.class.getResourceAsStream("version.properties")) {
-      if (in == null) {
-        return "unknown";
+      if (in != null) {
+        properties.load(in);
       }
-      Properties properties = new Properties();
-      properties.load(in);
       return properties.getProperty("version", "unknown");
     } catch (IOException e) {
       throw Port.unchecked(e);
