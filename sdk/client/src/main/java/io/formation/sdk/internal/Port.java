@@ -48,7 +48,6 @@ public interface Port {
     void attemptFinished(
         int attempt, int maxAttempts, Outcome outcome, long nanos, Duration retryIn);
 
-    /** The call ended with the result, or the failure. */
     void ended(Object result, Throwable failure);
   }
 

@@ -16,7 +16,6 @@ public record Log(Logger logger, Level switched, PrintStream fallback) {
   /** The most of a body a trace line shows, in characters. */
   static final int BODY_CHARS = 4096;
 
-  /** The log as the environment configures it. */
   public static Log fromEnvironment() {
     String setting = System.getProperty("formation.log", System.getenv("FORMATION_LOG"));
     return new Log(System.getLogger(NAME), level(setting), System.err);

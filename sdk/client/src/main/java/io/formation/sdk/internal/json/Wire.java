@@ -66,7 +66,6 @@ public final class Wire {
     return MAPPER.writeValueAsBytes(value);
   }
 
-  /** The settings every mapper of the SDK has. */
   private static ObjectMapper mapper() {
     return new ObjectMapper()
         .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)

@@ -8,7 +8,6 @@ import java.util.concurrent.Future;
 
 /** Every wait of the SDK goes through this, so tests can replace time instead of sleeping. */
 public interface Sleeper {
-  /** Blocks the calling thread for the duration. */
   void sleep(Duration duration) throws InterruptedException;
 
   /** Completes after the duration; cancelling it drops the wait. */

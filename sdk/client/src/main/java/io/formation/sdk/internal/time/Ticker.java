@@ -17,7 +17,6 @@ public interface Ticker {
     return Time.between(nanoTime(), reading);
   }
 
-  /** {@return the time since the reading} */
   default Duration since(long reading) {
     return Duration.ofNanos(nanoTime() - reading);
   }
