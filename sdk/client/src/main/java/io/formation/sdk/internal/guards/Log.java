@@ -5,7 +5,6 @@ import java.lang.System.Logger;
 import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
@@ -74,17 +73,13 @@ public record Log(Logger logger, Level switched, PrintStream fallback) {
   public static String shown(byte[] body, String token) {
     String text;
     try {
-      text =
-          StandardCharsets.UTF_8
-              .newDecoder()
-              .onMalformedInput(CodingErrorAction.REPORT)
-              .onUnmappableCharacter(CodingErrorAction.REPORT)
-              .decode(ByteBuffer.wrap(body))
-              .toString();
+      // A new decoder reports malformed input rather than replace it.
+      text = StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(body)).toString();
     } catch (CharacterCodingException notText) {
-      return "(binary body of " + body.length + " bytes left out)";
+      text = null;
     }
-    if (text.chars().anyMatch(c -> Character.isISOControl(c) && !Character.isWhitespace(c))) {
+    if (text == null
+        || text.chars().anyMatch(c -> Character.isISOControl(c) && !Character.isWhitespace(c))) {
       return "(binary body of " + body.length + " bytes left out)";
     }
     String safe = escape(Redaction.redact(text, token));

@@ -48,7 +48,7 @@ public final class SchedulerSleeper implements Sleeper, AutoCloseable {
     }
     if (closed) {
       // Closed before or while it was queued: close() may not have seen it.
-      wake.fire(closed(null));
+      wake.fire(closed());
     }
     return wake;
   }
@@ -59,7 +59,7 @@ public final class SchedulerSleeper implements Sleeper, AutoCloseable {
     closed = true;
     thread.interrupt();
     for (Object wake : queue.toArray()) {
-      ((Wake) wake).fire(closed(null));
+      ((Wake) wake).fire(closed());
     }
     queue.clear();
   }
@@ -68,8 +68,8 @@ public final class SchedulerSleeper implements Sleeper, AutoCloseable {
     return Time.SYSTEM_TICKER.after(duration);
   }
 
-  private static IllegalStateException closed(Throwable cause) {
-    return Port.illegalState("The FormationClient was closed", cause);
+  private static IllegalStateException closed() {
+    return Port.illegalState("The FormationClient was closed", null);
   }
 
   /** Daemon threads named {@code <prefix>-N}: the SDK never keeps a JVM alive. */

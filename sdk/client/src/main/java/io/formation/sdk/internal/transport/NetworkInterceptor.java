@@ -118,37 +118,29 @@ record NetworkInterceptor(Map<Call, Attempt> attempts, Origins origins, long max
 
   /** A body OkHttp may replay for an idempotent method, else a one-shot one. */
   static RequestBody body(String method, byte[] bytes) {
-    return RetryPolicy.isIdempotent(method)
-        ? RequestBody.create(bytes, JSON)
-        : new OneShotBody(bytes);
-  }
-
-  /** A body OkHttp must not replay by itself. */
-  private static final class OneShotBody extends RequestBody {
-    private final byte[] bytes;
-
-    OneShotBody(byte[] bytes) {
-      this.bytes = bytes;
+    if (RetryPolicy.isIdempotent(method)) {
+      return RequestBody.create(bytes, JSON);
     }
+    return new RequestBody() {
+      @Override
+      public MediaType contentType() {
+        return JSON;
+      }
 
-    @Override
-    public MediaType contentType() {
-      return JSON;
-    }
+      @Override
+      public long contentLength() {
+        return bytes.length;
+      }
 
-    @Override
-    public long contentLength() {
-      return bytes.length;
-    }
+      @Override
+      public boolean isOneShot() {
+        return true;
+      }
 
-    @Override
-    public boolean isOneShot() {
-      return true;
-    }
-
-    @Override
-    public void writeTo(BufferedSink sink) throws IOException {
-      sink.write(bytes);
-    }
+      @Override
+      public void writeTo(BufferedSink sink) throws IOException {
+        sink.write(bytes);
+      }
+    };
   }
 }
