@@ -1,7 +1,12 @@
 package io.formation.sdk;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import io.formation.sdk.internal.Port;
 import io.formation.sdk.internal.guards.Origins;
+import io.formation.sdk.internal.json.Wire;
 import io.formation.sdk.internal.transport.ApiRequest;
+import io.formation.sdk.internal.transport.JsonResponse;
+import io.formation.sdk.internal.transport.Operation;
 import io.formation.sdk.internal.transport.Transport;
 import io.formation.sdk.model.DocumentSet;
 import io.formation.sdk.model.Form;
@@ -107,7 +112,7 @@ public final class DocumentSets {
      * @return the new document set and the response it came in
      */
     public ApiResponse<DocumentSet> create(CreateDocumentSetParams params) {
-      return transport.send(createRequest(params), r -> ApiResponse.of(r, Requests.documentSet(r)));
+      return transport.send(createRequest(params), DocumentSets::withResponse);
     }
 
     /**
@@ -117,8 +122,7 @@ public final class DocumentSets {
      * @return the new document set and the response it came in, when it arrives
      */
     public CompletableFuture<ApiResponse<DocumentSet>> createAsync(CreateDocumentSetParams params) {
-      return transport.sendAsync(
-          createRequest(params), r -> ApiResponse.of(r, Requests.documentSet(r)));
+      return transport.sendAsync(createRequest(params), DocumentSets::withResponse);
     }
 
     /**
@@ -128,7 +132,7 @@ public final class DocumentSets {
      * @return the document set and the response it came in
      */
     public ApiResponse<DocumentSet> get(String id) {
-      return transport.send(getRequest(id), r -> ApiResponse.of(r, Requests.documentSet(r)));
+      return transport.send(getRequest(id), DocumentSets::withResponse);
     }
 
     /**
@@ -138,7 +142,7 @@ public final class DocumentSets {
      * @return the document set and the response it came in, when it arrives
      */
     public CompletableFuture<ApiResponse<DocumentSet>> getAsync(String id) {
-      return transport.sendAsync(getRequest(id), r -> ApiResponse.of(r, Requests.documentSet(r)));
+      return transport.sendAsync(getRequest(id), DocumentSets::withResponse);
     }
   }
 
@@ -353,11 +357,28 @@ public final class DocumentSets {
     return waits.awaitAsync(wait, options);
   }
 
+  /** A create, with one idempotency key its retries carry and no other request does. */
   private ApiRequest createRequest(CreateDocumentSetParams params) {
-    return Requests.createSet(origins, options, params);
+    Objects.requireNonNull(params, "params");
+    try {
+      byte[] body = Wire.write(params.toJson());
+      return new ApiRequest(
+              "POST", origins.endpoint("document_sets"), body, ApiRequest.ANY_JSON, options.call())
+          .withIdempotencyKey(params.idempotencyKey())
+          .as(Operation.named(Events.CREATE));
+    } catch (JsonProcessingException e) {
+      throw Port.invalid("The params cannot be written as JSON", e);
+    }
   }
 
   private ApiRequest getRequest(String id) {
-    return Requests.getSet(origins, options, id);
+    Origins.requireId("document set id", id);
+    return ApiRequest.get(
+            origins.endpoint("document_sets", id), ApiRequest.ANY_JSON, options.call())
+        .as(Operation.named("DocumentSets.get").onSet(id));
+  }
+
+  private static ApiResponse<DocumentSet> withResponse(JsonResponse response) {
+    return ApiResponse.of(response, Requests.documentSet(response));
   }
 }
