@@ -38,8 +38,6 @@ public final class Pager<T> implements Iterable<T> {
 
   /** Where pages come from; implemented by each service that lists. */
   interface Source<T> {
-    HttpUrl firstPage(Integer pageSize);
-
     Page<T> fetch(HttpUrl url);
 
     CompletableFuture<Page<T>> fetchAsync(HttpUrl url);
@@ -47,18 +45,18 @@ public final class Pager<T> implements Iterable<T> {
 
   private final Source<T> source;
   private final Origins origins;
-  private final Integer pageSize;
   private final HttpUrl start;
+  private final boolean resumed;
 
-  Pager(Source<T> source, Origins origins) {
-    this(source, origins, null, null);
+  Pager(Source<T> source, Origins origins, HttpUrl first) {
+    this(source, origins, first, false);
   }
 
-  private Pager(Source<T> source, Origins origins, Integer pageSize, HttpUrl start) {
+  private Pager(Source<T> source, Origins origins, HttpUrl start, boolean resumed) {
     this.source = source;
     this.origins = origins;
-    this.pageSize = pageSize;
     this.start = start;
+    this.resumed = resumed;
   }
 
   /**
@@ -74,10 +72,11 @@ public final class Pager<T> implements Iterable<T> {
       throw Port.invalid(
           "page size must be between " + MIN_PAGE_SIZE + " and " + MAX_PAGE_SIZE + ", was " + size);
     }
-    if (start != null) {
+    if (resumed) {
       throw Port.illegalState("a listing resumed from a link keeps that link's page size");
     }
-    return new Pager<>(source, origins, size, null);
+    HttpUrl sized = start.newBuilder().setQueryParameter("page[size]", "" + size).build();
+    return new Pager<>(source, origins, sized, false);
   }
 
   /**
@@ -93,7 +92,7 @@ public final class Pager<T> implements Iterable<T> {
     if (link == null || link.isBlank()) {
       throw Port.invalid("link must not be blank");
     }
-    return new Pager<>(source, origins, null, origins.resolve(link));
+    return new Pager<>(source, origins, origins.resolve(link), true);
   }
 
   /** The items, fetching pages as iteration reaches them. */
@@ -137,7 +136,7 @@ public final class Pager<T> implements Iterable<T> {
    * @return the first page, once it has arrived
    */
   public CompletableFuture<Page<T>> firstPageAsync() {
-    return source.fetchAsync(startUrl());
+    return source.fetchAsync(start);
   }
 
   /**
@@ -155,17 +154,13 @@ public final class Pager<T> implements Iterable<T> {
     return source.fetchAsync(origins.resolve(next.get())).thenApply(Optional::of);
   }
 
-  private HttpUrl startUrl() {
-    return start != null ? start : source.firstPage(pageSize);
-  }
-
   /**
    * Follows next links, resolving each only when its page is wanted, so a refused link fails the
    * step that needs it and not the page that carried it. A cycle of next links is caught in
    * constant memory by Brent's method: each link is compared with one saved after 2^k pages.
    */
   private final class PageIterator implements Iterator<Page<T>> {
-    private HttpUrl first = startUrl();
+    private HttpUrl first = start;
     private String nextLink;
     private String saved;
     private long power = 1;

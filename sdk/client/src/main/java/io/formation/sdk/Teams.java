@@ -25,23 +25,17 @@ public final class Teams {
   private final Transport transport;
   private final Origins origins;
   private final RequestOptions options;
+  private final HttpUrl first;
   private final Pager<Team> pager;
 
   Teams(Transport transport, Origins origins, RequestOptions options) {
     this.transport = transport;
     this.origins = origins;
     this.options = options;
+    this.first = origins.endpoint("teams");
     this.pager =
         new Pager<>(
             new Pager.Source<>() {
-              @Override
-              public HttpUrl firstPage(Integer pageSize) {
-                HttpUrl url = origins.endpoint("teams");
-                return pageSize == null
-                    ? url
-                    : url.newBuilder().addQueryParameter("page[size]", pageSize.toString()).build();
-              }
-
               @Override
               public Page<Team> fetch(HttpUrl url) {
                 return transport.send(request(url), response -> Wire.teams(response.body()));
@@ -52,7 +46,8 @@ public final class Teams {
                 return transport.sendAsync(request(url), response -> Wire.teams(response.body()));
               }
             },
-            origins);
+            origins,
+            first);
   }
 
   private ApiRequest request(HttpUrl url) {
@@ -105,7 +100,7 @@ public final class Teams {
     }
 
     private HttpUrl url(String link) {
-      return link == null ? origins.endpoint("teams") : origins.resolve(link);
+      return link == null ? first : origins.resolve(link);
     }
   }
 
