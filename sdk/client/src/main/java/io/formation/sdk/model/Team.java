@@ -7,12 +7,6 @@ import java.util.Optional;
 /**
  * A team the access token can act on behalf of.
  *
- * <pre>{@code
- * for (Team team : client.teams().list()) {
- *   System.out.println(team.id() + "\t" + team.name());
- * }
- * }</pre>
- *
  * @param id the team's identifier
  * @param name the team's name ({@code attributes.name}); empty if the service sent none
  * @param raw the resource object as sent, with any attributes the SDK does not model; a copy is
