@@ -104,8 +104,6 @@ public record CreateDocumentSetParams(
 
   /** The request body: {@code {"template": ..., ...fields}}. */
   ObjectNode toJson() {
-    ObjectNode body = JsonNodeFactory.instance.objectNode().put("template", template);
-    extraFields.forEach((name, value) -> body.set(name, value.deepCopy()));
-    return body;
+    return JsonNodeFactory.instance.objectNode().put("template", template).setAll(extraFields);
   }
 }
