@@ -130,20 +130,15 @@ public final class Pager<T> implements Iterable<T> {
     return PageIterator::new;
   }
 
-  /**
-   * Fetches the first page (or the saved link's page) without blocking.
-   *
-   * @return the first page, once it has arrived
-   */
+  /** {@return the first page (or the saved link's page), fetched without blocking} */
   public CompletableFuture<Page<T>> firstPageAsync() {
     return source.fetchAsync(start);
   }
 
   /**
-   * Fetches the page after the given one without blocking; empty when it was the last.
+   * {@return the page after the given one, fetched without blocking; empty after the last}
    *
    * @param page a page of this listing
-   * @return the next page, or empty after the last
    * @throws UntrustedOriginException if its next link points at an untrusted origin
    */
   public CompletableFuture<Optional<Page<T>>> nextPageAsync(Page<T> page) {

@@ -56,20 +56,15 @@ public final class Teams {
   }
 
   /**
-   * These teams with settings for their calls only; see {@link RequestOptions}.
+   * {@return a view of these teams whose every page is fetched with the given options}
    *
-   * @param options the settings
-   * @return a view of these teams whose every page is fetched with them
+   * @param options the {@link RequestOptions}
    */
   public Teams withOptions(RequestOptions options) {
     return new Teams(transport, origins, Objects.requireNonNull(options, "options"));
   }
 
-  /**
-   * A view of these teams whose pages come with the {@link ApiResponse} each came in.
-   *
-   * @return the view
-   */
+  /** {@return a view of these teams whose pages come with the {@link ApiResponse} each came in} */
   public WithResponse withResponse() {
     return new WithResponse();
   }
@@ -90,10 +85,9 @@ public final class Teams {
     }
 
     /**
-     * The async twin of {@link #page}.
+     * {@return the page and its response, when it arrives; the async twin of {@link #page}}
      *
      * @param link a page's {@code links.next}; null for the first page
-     * @return the page and the response it came in, when it arrives
      */
     public CompletableFuture<ApiResponse<Page<Team>>> pageAsync(String link) {
       return transport.sendAsync(request(url(link)), r -> ApiResponse.of(r, Wire.teams(r.body())));

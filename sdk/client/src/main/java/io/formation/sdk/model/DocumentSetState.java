@@ -126,10 +126,7 @@ public final class DocumentSetState {
     return kind == Kind.INPUT_NEEDED;
   }
 
-  /**
-   * {@return whether the service is working: neither complete nor waiting for input (unknown
-   * counts)}
-   */
+  /** {@return whether neither complete nor waiting for input (true for an unknown state)} */
   public boolean isInProgress() {
     return !isComplete() && !needsInput();
   }
