@@ -17,11 +17,10 @@ import java.util.Optional;
  */
 public interface FormationTracer extends FormationListener {
   /**
-   * A call of the SDK begins, on the caller's thread (so the caller's current span can be its
-   * parent).
+   * {@return the span of a call of the SDK that begins, on the caller's thread (so the caller's
+   * current span can be its parent)}
    *
    * @param call what the call does
-   * @return the call's span
    */
   CallSpan startCall(Call call);
 

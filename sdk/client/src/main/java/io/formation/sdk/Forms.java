@@ -123,12 +123,11 @@ public final class Forms {
   }
 
   /**
-   * The form's current values bound to a type of the caller's (a record, a map, a bean).
+   * {@return the form's current values bound to a type of the caller's (a record, a map, a bean)}
    *
    * @param <T> the type to bind to
    * @param form the form
    * @param type the class of {@code T}
-   * @return the values as a {@code T}
    * @throws IllegalArgumentException if the values do not fit the type
    */
   public <T> T valuesAs(Form form, Class<T> type) {

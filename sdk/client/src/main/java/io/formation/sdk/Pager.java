@@ -60,10 +60,9 @@ public final class Pager<T> implements Iterable<T> {
   }
 
   /**
-   * A listing with this many items per page (the service's default is 50).
+   * {@return a listing with this many items per page (the service's default is 50)}
    *
    * @param size items per page, 1 to 100
-   * @return a listing with that page size
    * @throws IllegalArgumentException if size is outside 1..100
    * @throws IllegalStateException if the listing resumes from a saved link, which has its own size
    */
@@ -80,11 +79,10 @@ public final class Pager<T> implements Iterable<T> {
   }
 
   /**
-   * A listing that starts at a saved {@code next} link instead of the first page, so a job can stop
-   * and continue later. The link is used exactly as given.
+   * {@return a listing that starts at a saved {@code next} link, used exactly as given, instead of
+   * the first page, so a job can stop and continue later}
    *
    * @param link a {@code next} link saved from an earlier page
-   * @return a listing that starts there
    * @throws UntrustedOriginException if the link points at an origin the token must not go to
    * @throws IllegalArgumentException if the link is not a URL reference
    */

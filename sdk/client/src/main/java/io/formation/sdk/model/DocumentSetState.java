@@ -85,10 +85,9 @@ public final class DocumentSetState {
   }
 
   /**
-   * The state for a value as the service sends it; never fails for a value it doesn't know.
+   * {@return the state of a value as the service sends it, even one this SDK does not know}
    *
    * @param value the value as the service sends it
-   * @return the state
    * @throws NullPointerException if value is null
    */
   public static DocumentSetState of(String value) {

@@ -31,10 +31,9 @@ public record Team(String id, String name, JsonNode raw) {
   }
 
   /**
-   * An attribute by name, including ones the SDK does not model; a copy.
+   * {@return a copy of the attribute so named, if present, including ones the SDK does not model}
    *
    * @param name the attribute's name
-   * @return the attribute's value, if present; a copy
    */
   public Optional<JsonNode> attribute(String name) {
     return Optional.ofNullable(raw.path("attributes").get(name)).map(JsonNode::deepCopy);
