@@ -92,13 +92,10 @@ public final class RequestOptions {
   /** Shows the settings, the header values left out: they may be secrets. */
   @Override
   public String toString() {
-    return "RequestOptions{timeout="
-        + call.timeout().orElse(null)
-        + ", maxRetries="
-        + (call.maxRetries().isPresent() ? call.maxRetries().getAsInt() : null)
-        + ", headers="
-        + call.headers().keySet()
-        + "}";
+    Object maxRetries = call.maxRetries().isPresent() ? call.maxRetries().getAsInt() : null;
+    return String.format(
+        "RequestOptions{timeout=%s, maxRetries=%s, headers=%s}",
+        call.timeout().orElse(null), maxRetries, call.headers().keySet());
   }
 
   /** Builds {@link RequestOptions}; every setter checks its value. */
