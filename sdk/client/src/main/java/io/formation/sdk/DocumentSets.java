@@ -101,7 +101,8 @@ public final class DocumentSets {
     }
 
     /**
-     * {@return the new document set and its response; see {@link DocumentSets#create(String)}}
+     * {@return the new document set and its response, as {@link
+     * DocumentSets#create(CreateDocumentSetParams)}}
      *
      * @param params the body of the create
      */
