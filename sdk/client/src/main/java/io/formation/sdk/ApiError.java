@@ -7,14 +7,6 @@ import java.util.Optional;
 /**
  * One entry of a JSON:API {@code errors} document, as sent by the service.
  *
- * <pre>{@code
- * catch (ValidationException e) {
- *   for (ApiError error : e.errors()) {
- *     ui.showNextTo(error.pointer().orElse(""), error.message());
- *   }
- * }
- * }</pre>
- *
  * @param status the HTTP status the error object carries, if any
  * @param code an application-specific error code, if any
  * @param title a short summary, if any

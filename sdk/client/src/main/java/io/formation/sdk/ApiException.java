@@ -86,10 +86,8 @@ public class ApiException extends FormationException {
   }
 
   /**
-   * The service's id for the request ({@code Request-Id} or {@code X-Request-Id}), which its
-   * support asks for; also in the message.
-   *
-   * @return the request id, if the service sent one
+   * {@return the service's id for the request ({@code Request-Id} or {@code X-Request-Id}), if it
+   * sent one, which its support asks for; also in the message}
    */
   public Optional<String> requestId() {
     return RequestIds.of(headers());

@@ -7,13 +7,6 @@ import java.util.Optional;
 /**
  * One attempt of a call, as a {@link FormationListener} hears of it.
  *
- * <pre>{@code
- * public void attemptFinished(AttemptEvent attempt) {
- *   log.info("{} {} -> {} ({})", attempt.method(), attempt.url(), attempt.statusCode(),
- *       attempt.requestId().orElse("no request id"));
- * }
- * }</pre>
- *
  * @param method the HTTP method
  * @param url the URL called, without its query (a cursor or an action's signature stays out)
  * @param attempt which attempt this is, from 1

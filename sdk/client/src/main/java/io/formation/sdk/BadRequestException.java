@@ -1,14 +1,6 @@
 package io.formation.sdk;
 
-/**
- * 400 Bad Request: the request was malformed or a parameter was out of bounds.
- *
- * <pre>{@code
- * catch (BadRequestException e) {
- *   System.err.println(e.getMessage());
- * }
- * }</pre>
- */
+/** 400 Bad Request: the request was malformed or a parameter was out of bounds. */
 public class BadRequestException extends ApiException {
   private static final long serialVersionUID = 1L;
 

@@ -1,14 +1,6 @@
 package io.formation.sdk;
 
-/**
- * 409 Conflict: the resource is not in a state that allows the call.
- *
- * <pre>{@code
- * catch (ConflictException e) {
- *   System.err.println(e.getMessage());
- * }
- * }</pre>
- */
+/** 409 Conflict: the resource is not in a state that allows the call. */
 public class ConflictException extends ApiException {
   private static final long serialVersionUID = 1L;
 

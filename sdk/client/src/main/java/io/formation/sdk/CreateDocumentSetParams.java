@@ -67,21 +67,19 @@ public record CreateDocumentSetParams(
   }
 
   /**
-   * Params with only a template.
+   * {@return params with only a template, and no further fields}
    *
    * @param template the template name
-   * @return params with no further fields
    */
   public static CreateDocumentSetParams of(String template) {
     return new CreateDocumentSetParams(template, Map.of());
   }
 
   /**
-   * A copy with one more body field.
+   * {@return a copy with one more body field}
    *
    * @param name the field's name
    * @param value the field's JSON value
-   * @return a copy with that field added
    */
   public CreateDocumentSetParams with(String name, JsonNode value) {
     Map<String, JsonNode> fields = new LinkedHashMap<>(extraFields);
@@ -104,8 +102,6 @@ public record CreateDocumentSetParams(
 
   /** The request body: {@code {"template": ..., ...fields}}. */
   ObjectNode toJson() {
-    ObjectNode body = JsonNodeFactory.instance.objectNode().put("template", template);
-    extraFields.forEach((name, value) -> body.set(name, value.deepCopy()));
-    return body;
+    return JsonNodeFactory.instance.objectNode().put("template", template).setAll(extraFields);
   }
 }

@@ -1,7 +1,12 @@
 package io.formation.sdk;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import io.formation.sdk.internal.Port;
 import io.formation.sdk.internal.guards.Origins;
+import io.formation.sdk.internal.json.Wire;
 import io.formation.sdk.internal.transport.ApiRequest;
+import io.formation.sdk.internal.transport.JsonResponse;
+import io.formation.sdk.internal.transport.Operation;
 import io.formation.sdk.internal.transport.Transport;
 import io.formation.sdk.model.DocumentSet;
 import io.formation.sdk.model.Form;
@@ -52,11 +57,10 @@ public final class DocumentSets {
   }
 
   /**
-   * These document sets with settings for their calls only (see {@link RequestOptions}): every call
-   * through the returned view, blocking or async, polls of a wait included, uses the options.
+   * {@return a view of these document sets whose every call, blocking or async, polls of a wait
+   * included, uses these settings (see {@link RequestOptions})}
    *
    * @param options the settings
-   * @return a view of these document sets that uses them
    */
   public DocumentSets withOptions(RequestOptions options) {
     Objects.requireNonNull(options, "options");
@@ -65,10 +69,8 @@ public final class DocumentSets {
   }
 
   /**
-   * A view of these document sets whose calls return, with each result, the {@link ApiResponse} it
-   * came in.
-   *
-   * @return the view
+   * {@return a view of these document sets whose calls return each result with the {@link
+   * ApiResponse} it came in}
    */
   public WithResponse withResponse() {
     return new WithResponse();
@@ -81,132 +83,119 @@ public final class DocumentSets {
     private WithResponse() {}
 
     /**
-     * As {@link DocumentSets#create(String)}, with the response.
+     * {@return the new document set and its response, as {@link DocumentSets#create(String)}}
      *
      * @param template the template, such as {@link #DELAWARE_CORPORATION}
-     * @return the new document set and the response it came in
      */
     public ApiResponse<DocumentSet> create(String template) {
       return create(CreateDocumentSetParams.of(template));
     }
 
     /**
-     * The async twin of {@link #create(String)}.
+     * {@return the new document set and its response, when it arrives; see {@link #create(String)}}
      *
      * @param template the template, such as {@link #DELAWARE_CORPORATION}
-     * @return the new document set and the response it came in, when it arrives
      */
     public CompletableFuture<ApiResponse<DocumentSet>> createAsync(String template) {
       return createAsync(CreateDocumentSetParams.of(template));
     }
 
     /**
-     * As {@link DocumentSets#create(CreateDocumentSetParams)}, with the response.
+     * {@return the new document set and its response, as {@link
+     * DocumentSets#create(CreateDocumentSetParams)}}
      *
      * @param params the body of the create
-     * @return the new document set and the response it came in
      */
     public ApiResponse<DocumentSet> create(CreateDocumentSetParams params) {
-      return transport.send(createRequest(params), r -> ApiResponse.of(r, Requests.documentSet(r)));
+      return transport.send(createRequest(params), DocumentSets::withResponse);
     }
 
     /**
-     * The async twin of {@link #create(CreateDocumentSetParams)}.
+     * {@return the new document set and its response, when it arrives}
      *
      * @param params the body of the create
-     * @return the new document set and the response it came in, when it arrives
      */
     public CompletableFuture<ApiResponse<DocumentSet>> createAsync(CreateDocumentSetParams params) {
-      return transport.sendAsync(
-          createRequest(params), r -> ApiResponse.of(r, Requests.documentSet(r)));
+      return transport.sendAsync(createRequest(params), DocumentSets::withResponse);
     }
 
     /**
-     * As {@link DocumentSets#get}, with the response.
+     * {@return the document set and its response, as {@link DocumentSets#get} reads it}
      *
      * @param id the document set's id
-     * @return the document set and the response it came in
      */
     public ApiResponse<DocumentSet> get(String id) {
-      return transport.send(getRequest(id), r -> ApiResponse.of(r, Requests.documentSet(r)));
+      return transport.send(getRequest(id), DocumentSets::withResponse);
     }
 
     /**
-     * The async twin of {@link #get}.
+     * {@return the document set and its response, when it arrives}
      *
      * @param id the document set's id
-     * @return the document set and the response it came in, when it arrives
      */
     public CompletableFuture<ApiResponse<DocumentSet>> getAsync(String id) {
-      return transport.sendAsync(getRequest(id), r -> ApiResponse.of(r, Requests.documentSet(r)));
+      return transport.sendAsync(getRequest(id), DocumentSets::withResponse);
     }
   }
 
   /**
-   * Creates a document set from a template ({@code POST /v1/document_sets}).
+   * {@return a document set created from a template ({@code POST /v1/document_sets}), as it starts}
    *
    * @param template the template, such as {@link #DELAWARE_CORPORATION}
-   * @return the new document set, with its initial state
    */
   public DocumentSet create(String template) {
     return create(CreateDocumentSetParams.of(template));
   }
 
   /**
-   * The async twin of {@link #create(String)}.
+   * {@return the new document set, once created; the async twin of {@link #create(String)}}
    *
    * @param template the template, such as {@link #DELAWARE_CORPORATION}
-   * @return the new document set, once created
    */
   public CompletableFuture<DocumentSet> createAsync(String template) {
     return createAsync(CreateDocumentSetParams.of(template));
   }
 
   /**
-   * Creates a document set with further body fields.
+   * {@return a document set created from a template with further body fields, as it starts}
    *
    * @param params the template and the further body fields
-   * @return the new document set, with its initial state
    */
   public DocumentSet create(CreateDocumentSetParams params) {
     return transport.send(createRequest(params), Requests::documentSet);
   }
 
   /**
-   * The async twin of {@link #create(CreateDocumentSetParams)}.
+   * {@return the new document set, once created; see {@link #create(CreateDocumentSetParams)}}
    *
    * @param params the template and the further body fields
-   * @return the new document set, once created
    */
   public CompletableFuture<DocumentSet> createAsync(CreateDocumentSetParams params) {
     return transport.sendAsync(createRequest(params), Requests::documentSet);
   }
 
   /**
-   * The document set with its current state ({@code GET /v1/document_sets/{id}}).
+   * {@return the document set with its current state ({@code GET /v1/document_sets/{id}})}
    *
    * @param id the document set's id
-   * @return the document set
    */
   public DocumentSet get(String id) {
     return transport.send(getRequest(id), Requests::documentSet);
   }
 
   /**
-   * The async twin of {@link #get}.
+   * {@return the document set, once it has arrived; the async twin of {@link #get}}
    *
    * @param id the document set's id
-   * @return the document set, once it has arrived
    */
   public CompletableFuture<DocumentSet> getAsync(String id) {
     return transport.sendAsync(getRequest(id), Requests::documentSet);
   }
 
   /**
-   * The forms of the document set; the same as {@code client.forms().list(id)}.
+   * {@return the set's forms, in the order the service lists them, as {@link Forms#list} returns}
    *
    * @param id the document set's id
-   * @return the forms, in the order the service lists them
    */
   public List<Form> forms(String id) {
     return forms.list(id);
@@ -258,21 +247,20 @@ public final class DocumentSets {
   }
 
   /**
-   * The async twin of {@link #poll(WaitState, PollOptions)}: the same decisions, no thread waits.
+   * {@return what {@link #poll} finds, once it has, or fails as it throws; no thread waits}
    *
    * @param wait the wait, as started or as the previous poll returned it
    * @param options how to poll
-   * @return what the poll found, once it has; failed as {@link #poll} throws
    */
   public CompletableFuture<PollResult> pollAsync(WaitState wait, PollOptions options) {
     return waits.pollAsync(wait, options);
   }
 
   /**
-   * Waits with {@link PollOptions#defaults()}; see {@link #awaitCompletion(String, PollOptions)}.
+   * {@return the document set, complete: {@link #awaitCompletion(String, PollOptions)} with {@link
+   * PollOptions#defaults()}}
    *
    * @param id the document set's id
-   * @return the document set, complete
    */
   public DocumentSet awaitCompletion(String id) {
     return awaitCompletion(id, PollOptions.defaults());
@@ -343,21 +331,38 @@ public final class DocumentSets {
   }
 
   /**
-   * The async twin of {@link #awaitCompletion(WaitState, PollOptions)}.
+   * {@return the document set, once complete; the async twin of {@link #awaitCompletion(WaitState,
+   * PollOptions)}}
    *
    * @param wait the saved wait
    * @param options how to poll
-   * @return the document set, once complete
    */
   public CompletableFuture<DocumentSet> awaitCompletionAsync(WaitState wait, PollOptions options) {
     return waits.awaitAsync(wait, options);
   }
 
+  /** A create, with one idempotency key its retries carry and no other request does. */
   private ApiRequest createRequest(CreateDocumentSetParams params) {
-    return Requests.createSet(origins, options, params);
+    Objects.requireNonNull(params, "params");
+    try {
+      byte[] body = Wire.write(params.toJson());
+      return new ApiRequest(
+              "POST", origins.endpoint("document_sets"), body, ApiRequest.ANY_JSON, options.call())
+          .withIdempotencyKey(params.idempotencyKey())
+          .as(Operation.named(Events.CREATE));
+    } catch (JsonProcessingException e) {
+      throw Port.invalid("The params cannot be written as JSON", e);
+    }
   }
 
   private ApiRequest getRequest(String id) {
-    return Requests.getSet(origins, options, id);
+    Origins.requireId("document set id", id);
+    return ApiRequest.get(
+            origins.endpoint("document_sets", id), ApiRequest.ANY_JSON, options.call())
+        .as(Operation.named("DocumentSets.get").onSet(id));
+  }
+
+  private static ApiResponse<DocumentSet> withResponse(JsonResponse response) {
+    return ApiResponse.of(response, Requests.documentSet(response));
   }
 }

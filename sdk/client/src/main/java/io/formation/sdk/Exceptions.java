@@ -42,21 +42,17 @@ final class Exceptions {
 
   static RateLimitException rateLimited(ApiRequest request, Duration retryAfter, String why) {
     long seconds = Math.max(1, Time.capped(retryAfter).plusMillis(999).getSeconds());
-    return (RateLimitException)
-        forStatus(
+    String past =
+        request.isPoll() ? "this poll's timeout or its wait's deadline" : "this call's timeout";
+    ApiException.Answer answer =
+        new ApiException.Answer(
             request.method(),
             request.url().toString(),
             429,
             Headers.of("Retry-After", Long.toString(seconds)),
-            "not sent: "
-                + why
-                + " for another "
-                + retryAfter
-                + (request.isPoll()
-                    ? ", past this poll's timeout or its wait's deadline"
-                    : ", past this call's timeout"),
-            List.of(),
-            retryAfter);
+            "not sent: " + why + " for another " + retryAfter + ", past " + past,
+            List.of());
+    return new RateLimitException(answer, retryAfter);
   }
 
   static ApiException forStatus(

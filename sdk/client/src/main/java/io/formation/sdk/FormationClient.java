@@ -68,10 +68,9 @@ public final class FormationClient implements AutoCloseable {
   }
 
   /**
-   * A client configured from the environment variables {@value #BASE_URL_ENV} and {@value
-   * #ACCESS_TOKEN_ENV}.
+   * {@return a client for the service and token named by the environment variables {@value
+   * #BASE_URL_ENV} and {@value #ACCESS_TOKEN_ENV}}
    *
-   * @return a client for the service and token the environment names
    * @throws IllegalStateException if either is unset or blank
    */
   public static FormationClient fromEnv() {
@@ -384,9 +383,8 @@ public final class FormationClient implements AutoCloseable {
     }
 
     /**
-     * The client.
+     * {@return a new client, to share and to close when done}
      *
-     * @return a new client, to share and to close when done
      * @throws IllegalStateException if the base URL or the token is missing
      * @throws IllegalArgumentException if a URL is invalid or uses plain http where not allowed
      */

@@ -7,28 +7,20 @@ import java.util.Optional;
 
 /**
  * Traces what a client does: a span for each call of the SDK, one for each of its attempts inside
- * it, and the headers that carry the trace to the service. {@code formation-opentelemetry} is the
- * implementation to use; this interface is what lets the SDK itself depend on no tracing library. A
+ * it, and the headers that carry the trace to the service. {@code formation-opentelemetry}'s {@code
+ * FormationOpenTelemetry.create(openTelemetry)}, given to {@link FormationClient.Builder#tracer},
+ * is the implementation to use; this interface lets the SDK itself depend on no tracing library. A
  * tracer hears every {@link FormationListener} event too, for its metrics.
- *
- * <pre>{@code
- * FormationClient client = FormationClient.builder()
- *     .baseUrl("https://api.example.com")
- *     .accessToken(token)
- *     .tracer(FormationOpenTelemetry.create(openTelemetry))
- *     .build();
- * }</pre>
  *
  * <p>Its methods run on the thread that did the work and must return quickly; what they throw is
  * logged and otherwise ignored, and the call goes on untraced.
  */
 public interface FormationTracer extends FormationListener {
   /**
-   * A call of the SDK begins, on the caller's thread (so the caller's current span can be its
-   * parent).
+   * {@return the span of a call of the SDK that begins, on the caller's thread (so the caller's
+   * current span can be its parent)}
    *
    * @param call what the call does
-   * @return the call's span
    */
   CallSpan startCall(Call call);
 

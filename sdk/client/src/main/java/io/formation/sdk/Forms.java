@@ -49,30 +49,27 @@ public final class Forms {
   }
 
   /**
-   * These forms with settings for their calls only; see {@link RequestOptions}.
+   * {@return a view of these forms whose every call uses the given {@link RequestOptions}}
    *
    * @param options the settings
-   * @return a view of these forms whose every call uses them
    */
   public Forms withOptions(RequestOptions options) {
     return new Forms(transport, origins, Objects.requireNonNull(options, "options"), submissions);
   }
 
   /**
-   * The forms of a document set ({@code GET /v1/document_sets/{id}/forms}).
+   * {@return a set's forms in the service's order ({@code GET /v1/document_sets/{id}/forms})}
    *
    * @param documentSetId the document set's id
-   * @return the forms, in the order the service lists them
    */
   public List<Form> list(String documentSetId) {
     return transport.send(listRequest(documentSetId), r -> forms(documentSetId, r));
   }
 
   /**
-   * The async twin of {@link #list}.
+   * {@return the forms, once they have arrived; the async twin of {@link #list}}
    *
    * @param documentSetId the document set's id
-   * @return the forms, once they have arrived
    */
   public CompletableFuture<List<Form>> listAsync(String documentSetId) {
     return transport.sendAsync(listRequest(documentSetId), r -> forms(documentSetId, r));
@@ -93,11 +90,10 @@ public final class Forms {
   }
 
   /**
-   * The async twin of {@link #invoke}.
+   * {@return the result, once it has arrived; the async twin of {@link #invoke}}
    *
    * @param action the action, as the form returned it
    * @param values the JSON body: a {@code JsonNode}, a {@code Map} or any object Jackson can write
-   * @return the result, once it has arrived
    */
   public CompletableFuture<ActionResult> invokeAsync(FormAction action, Object values) {
     return transport.sendAsync(actionRequest(action, values), r -> result(action, r));
@@ -117,23 +113,21 @@ public final class Forms {
   }
 
   /**
-   * The async twin of {@link #submit}.
+   * {@return the result, once it has arrived; the async twin of {@link #submit}}
    *
    * @param form the form, as listed
    * @param values the JSON body: a {@code JsonNode}, a {@code Map} or any object Jackson can write
-   * @return the result, once it has arrived
    */
   public CompletableFuture<ActionResult> submitAsync(Form form, Object values) {
     return invokeAsync(form.submitAction(), values);
   }
 
   /**
-   * The form's current values bound to a type of the caller's (a record, a map, a bean).
+   * {@return the form's current values bound to a type of the caller's (a record, a map, a bean)}
    *
    * @param <T> the type to bind to
    * @param form the form
    * @param type the class of {@code T}
-   * @return the values as a {@code T}
    * @throws IllegalArgumentException if the values do not fit the type
    */
   public <T> T valuesAs(Form form, Class<T> type) {
@@ -147,9 +141,8 @@ public final class Forms {
   }
 
   /**
-   * A view of these forms whose calls return, with each result, the {@link ApiResponse} it came in.
-   *
-   * @return the view
+   * {@return a view of these forms whose calls return each result with the {@link ApiResponse} it
+   * came in}
    */
   public WithResponse withResponse() {
     return new WithResponse();
@@ -160,10 +153,9 @@ public final class Forms {
     private WithResponse() {}
 
     /**
-     * As {@link Forms#list}, with the response.
+     * {@return the forms and their response, as {@link Forms#list} reads them}
      *
      * @param documentSetId the document set's id
-     * @return the forms and the response they came in
      */
     public ApiResponse<List<Form>> list(String documentSetId) {
       return transport.send(
@@ -171,10 +163,9 @@ public final class Forms {
     }
 
     /**
-     * The async twin of {@link #list}.
+     * {@return the forms and their response, when it arrives}
      *
      * @param documentSetId the document set's id
-     * @return the forms and the response they came in, when it arrives
      */
     public CompletableFuture<ApiResponse<List<Form>>> listAsync(String documentSetId) {
       return transport.sendAsync(
@@ -182,11 +173,10 @@ public final class Forms {
     }
 
     /**
-     * As {@link Forms#invoke}, with the response.
+     * {@return what the action returned and its response, as {@link Forms#invoke} calls it}
      *
      * @param action the action, as the form returned it
      * @param values the values to send
-     * @return what the action returned, and the response it came in
      */
     public ApiResponse<ActionResult> invoke(FormAction action, Object values) {
       return transport.send(
@@ -194,11 +184,10 @@ public final class Forms {
     }
 
     /**
-     * The async twin of {@link #invoke}.
+     * {@return what the action returned and its response, when it arrives}
      *
      * @param action the action, as the form returned it
      * @param values the values to send
-     * @return what the action returned, and the response it came in, when it arrives
      */
     public CompletableFuture<ApiResponse<ActionResult>> invokeAsync(
         FormAction action, Object values) {
@@ -207,22 +196,20 @@ public final class Forms {
     }
 
     /**
-     * As {@link Forms#submit}, with the response.
+     * {@return what the submit action returned and its response, as {@link Forms#submit} calls it}
      *
      * @param form the form
      * @param values the values to send
-     * @return what the action returned, and the response it came in
      */
     public ApiResponse<ActionResult> submit(Form form, Object values) {
       return invoke(form.submitAction(), values);
     }
 
     /**
-     * The async twin of {@link #submit}.
+     * {@return what the submit action returned and its response, when it arrives}
      *
      * @param form the form
      * @param values the values to send
-     * @return what the action returned, and the response it came in, when it arrives
      */
     public CompletableFuture<ApiResponse<ActionResult>> submitAsync(Form form, Object values) {
       return invokeAsync(form.submitAction(), values);

@@ -4,12 +4,6 @@ package io.formation.sdk;
  * The service answered with a success status but a body the SDK cannot read: not JSON (an HTML page
  * from a proxy), truncated JSON, an empty body where a resource was expected, or a resource without
  * a required member. Also thrown when a pager's {@code next} link repeats one already visited.
- *
- * <pre>{@code
- * catch (InvalidResponseException e) {
- *   log.error("unexpected answer ({}): {}", e.statusCode(), e.body());
- * }
- * }</pre>
  */
 public class InvalidResponseException extends FormationException {
   private static final long serialVersionUID = 1L;

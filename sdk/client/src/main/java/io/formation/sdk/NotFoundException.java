@@ -1,14 +1,6 @@
 package io.formation.sdk;
 
-/**
- * 404 Not Found: the resource does not exist or is not visible to the token.
- *
- * <pre>{@code
- * catch (NotFoundException e) {
- *   System.err.println(e.getMessage());
- * }
- * }</pre>
- */
+/** 404 Not Found: the resource does not exist or is not visible to the token. */
 public class NotFoundException extends ApiException {
   private static final long serialVersionUID = 1L;
 

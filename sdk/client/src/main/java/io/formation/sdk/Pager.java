@@ -38,8 +38,6 @@ public final class Pager<T> implements Iterable<T> {
 
   /** Where pages come from; implemented by each service that lists. */
   interface Source<T> {
-    HttpUrl firstPage(Integer pageSize);
-
     Page<T> fetch(HttpUrl url);
 
     CompletableFuture<Page<T>> fetchAsync(HttpUrl url);
@@ -47,25 +45,24 @@ public final class Pager<T> implements Iterable<T> {
 
   private final Source<T> source;
   private final Origins origins;
-  private final Integer pageSize;
   private final HttpUrl start;
+  private final boolean resumed;
 
-  Pager(Source<T> source, Origins origins) {
-    this(source, origins, null, null);
+  Pager(Source<T> source, Origins origins, HttpUrl first) {
+    this(source, origins, first, false);
   }
 
-  private Pager(Source<T> source, Origins origins, Integer pageSize, HttpUrl start) {
+  private Pager(Source<T> source, Origins origins, HttpUrl start, boolean resumed) {
     this.source = source;
     this.origins = origins;
-    this.pageSize = pageSize;
     this.start = start;
+    this.resumed = resumed;
   }
 
   /**
-   * A listing with this many items per page (the service's default is 50).
+   * {@return a listing with this many items per page (the service's default is 50)}
    *
    * @param size items per page, 1 to 100
-   * @return a listing with that page size
    * @throws IllegalArgumentException if size is outside 1..100
    * @throws IllegalStateException if the listing resumes from a saved link, which has its own size
    */
@@ -74,18 +71,18 @@ public final class Pager<T> implements Iterable<T> {
       throw Port.invalid(
           "page size must be between " + MIN_PAGE_SIZE + " and " + MAX_PAGE_SIZE + ", was " + size);
     }
-    if (start != null) {
+    if (resumed) {
       throw Port.illegalState("a listing resumed from a link keeps that link's page size");
     }
-    return new Pager<>(source, origins, size, null);
+    HttpUrl sized = start.newBuilder().setQueryParameter("page[size]", "" + size).build();
+    return new Pager<>(source, origins, sized, false);
   }
 
   /**
-   * A listing that starts at a saved {@code next} link instead of the first page, so a job can stop
-   * and continue later. The link is used exactly as given.
+   * {@return a listing that starts at a saved {@code next} link, used exactly as given, instead of
+   * the first page, so a job can stop and continue later}
    *
    * @param link a {@code next} link saved from an earlier page
-   * @return a listing that starts there
    * @throws UntrustedOriginException if the link points at an origin the token must not go to
    * @throws IllegalArgumentException if the link is not a URL reference
    */
@@ -93,7 +90,7 @@ public final class Pager<T> implements Iterable<T> {
     if (link == null || link.isBlank()) {
       throw Port.invalid("link must not be blank");
     }
-    return new Pager<>(source, origins, null, origins.resolve(link));
+    return new Pager<>(source, origins, origins.resolve(link), true);
   }
 
   /** The items, fetching pages as iteration reaches them. */
@@ -131,20 +128,15 @@ public final class Pager<T> implements Iterable<T> {
     return PageIterator::new;
   }
 
-  /**
-   * Fetches the first page (or the saved link's page) without blocking.
-   *
-   * @return the first page, once it has arrived
-   */
+  /** {@return the first page (or the saved link's page), fetched without blocking} */
   public CompletableFuture<Page<T>> firstPageAsync() {
-    return source.fetchAsync(startUrl());
+    return source.fetchAsync(start);
   }
 
   /**
-   * Fetches the page after the given one without blocking; empty when it was the last.
+   * {@return the page after the given one, fetched without blocking; empty after the last}
    *
    * @param page a page of this listing
-   * @return the next page, or empty after the last
    * @throws UntrustedOriginException if its next link points at an untrusted origin
    */
   public CompletableFuture<Optional<Page<T>>> nextPageAsync(Page<T> page) {
@@ -155,17 +147,13 @@ public final class Pager<T> implements Iterable<T> {
     return source.fetchAsync(origins.resolve(next.get())).thenApply(Optional::of);
   }
 
-  private HttpUrl startUrl() {
-    return start != null ? start : source.firstPage(pageSize);
-  }
-
   /**
    * Follows next links, resolving each only when its page is wanted, so a refused link fails the
    * step that needs it and not the page that carried it. A cycle of next links is caught in
    * constant memory by Brent's method: each link is compared with one saved after 2^k pages.
    */
   private final class PageIterator implements Iterator<Page<T>> {
-    private HttpUrl first = startUrl();
+    private HttpUrl first = start;
     private String nextLink;
     private String saved;
     private long power = 1;

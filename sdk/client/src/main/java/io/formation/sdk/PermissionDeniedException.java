@@ -1,14 +1,6 @@
 package io.formation.sdk;
 
-/**
- * 403 Forbidden: the token lacks a scope or access to the resource.
- *
- * <pre>{@code
- * catch (PermissionDeniedException e) {
- *   System.err.println(e.getMessage());
- * }
- * }</pre>
- */
+/** 403 Forbidden: the token lacks a scope or access to the resource. */
 public class PermissionDeniedException extends ApiException {
   private static final long serialVersionUID = 1L;
 

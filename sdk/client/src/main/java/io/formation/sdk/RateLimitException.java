@@ -6,12 +6,6 @@ import java.util.Optional;
 /**
  * 429 Too Many Requests, after the SDK's own retries were used up. {@link #retryAfter()} says how
  * long the service asked callers to wait.
- *
- * <pre>{@code
- * catch (RateLimitException e) {
- *   scheduleLater(e.retryAfter().orElse(Duration.ofMinutes(1)));
- * }
- * }</pre>
  */
 public class RateLimitException extends ApiException {
   private static final long serialVersionUID = 1L;

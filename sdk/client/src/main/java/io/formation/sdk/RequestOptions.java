@@ -42,26 +42,10 @@ public final class RequestOptions {
    */
   private static final Set<String> OWNED =
       Set.of(
-          "authorization",
-          "proxy-authorization",
-          "user-agent",
-          "accept",
-          "accept-encoding",
-          "content-type",
-          "content-length",
-          "content-encoding",
-          "transfer-encoding",
-          "te",
-          "trailer",
-          "upgrade",
-          "host",
-          "connection",
-          "keep-alive",
-          "proxy-connection",
-          "expect",
-          "range",
-          "if-range",
-          "idempotency-key");
+          ("authorization proxy-authorization user-agent accept accept-encoding content-type"
+                  + " content-length content-encoding transfer-encoding te trailer upgrade host"
+                  + " connection keep-alive proxy-connection expect range if-range idempotency-key")
+              .split(" "));
 
   private static final RequestOptions NONE = builder().build();
 
@@ -90,29 +74,17 @@ public final class RequestOptions {
     return new Builder();
   }
 
-  /**
-   * The timeout of each attempt of a call, instead of the client's {@code callTimeout}.
-   *
-   * @return the timeout, if set
-   */
+  /** {@return each attempt's timeout, if set, instead of the client's {@code callTimeout}} */
   public Optional<Duration> timeout() {
     return call.timeout();
   }
 
-  /**
-   * How many times a failed call may be retried, instead of the client's {@code maxRetries}.
-   *
-   * @return the number, if set
-   */
+  /** {@return how many times a failed call may be retried, if set, instead of maxRetries} */
   public OptionalInt maxRetries() {
     return call.maxRetries();
   }
 
-  /**
-   * Headers sent with each request, besides the SDK's own.
-   *
-   * @return the headers by name
-   */
+  /** {@return the headers sent with each request besides the SDK's own, by name} */
   public Map<String, String> headers() {
     return call.headers();
   }
@@ -120,13 +92,10 @@ public final class RequestOptions {
   /** Shows the settings, the header values left out: they may be secrets. */
   @Override
   public String toString() {
-    return "RequestOptions{timeout="
-        + call.timeout().orElse(null)
-        + ", maxRetries="
-        + (call.maxRetries().isPresent() ? call.maxRetries().getAsInt() : null)
-        + ", headers="
-        + call.headers().keySet()
-        + "}";
+    Object maxRetries = call.maxRetries().isPresent() ? call.maxRetries().getAsInt() : null;
+    return String.format(
+        "RequestOptions{timeout=%s, maxRetries=%s, headers=%s}",
+        call.timeout().orElse(null), maxRetries, call.headers().keySet());
   }
 
   /** Builds {@link RequestOptions}; every setter checks its value. */
@@ -195,11 +164,7 @@ public final class RequestOptions {
       return this;
     }
 
-    /**
-     * The options.
-     *
-     * @return the options
-     */
+    /** {@return the options} */
     public RequestOptions build() {
       return new RequestOptions(this);
     }

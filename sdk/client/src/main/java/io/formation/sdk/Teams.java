@@ -25,23 +25,17 @@ public final class Teams {
   private final Transport transport;
   private final Origins origins;
   private final RequestOptions options;
+  private final HttpUrl first;
   private final Pager<Team> pager;
 
   Teams(Transport transport, Origins origins, RequestOptions options) {
     this.transport = transport;
     this.origins = origins;
     this.options = options;
+    this.first = origins.endpoint("teams");
     this.pager =
         new Pager<>(
             new Pager.Source<>() {
-              @Override
-              public HttpUrl firstPage(Integer pageSize) {
-                HttpUrl url = origins.endpoint("teams");
-                return pageSize == null
-                    ? url
-                    : url.newBuilder().addQueryParameter("page[size]", pageSize.toString()).build();
-              }
-
               @Override
               public Page<Team> fetch(HttpUrl url) {
                 return transport.send(request(url), response -> Wire.teams(response.body()));
@@ -52,7 +46,8 @@ public final class Teams {
                 return transport.sendAsync(request(url), response -> Wire.teams(response.body()));
               }
             },
-            origins);
+            origins,
+            first);
   }
 
   private ApiRequest request(HttpUrl url) {
@@ -61,20 +56,15 @@ public final class Teams {
   }
 
   /**
-   * These teams with settings for their calls only; see {@link RequestOptions}.
+   * {@return a view of these teams whose every page is fetched with the given options}
    *
-   * @param options the settings
-   * @return a view of these teams whose every page is fetched with them
+   * @param options the {@link RequestOptions}
    */
   public Teams withOptions(RequestOptions options) {
     return new Teams(transport, origins, Objects.requireNonNull(options, "options"));
   }
 
-  /**
-   * A view of these teams whose pages come with the {@link ApiResponse} each came in.
-   *
-   * @return the view
-   */
+  /** {@return a view of these teams whose pages come with the {@link ApiResponse} each came in} */
   public WithResponse withResponse() {
     return new WithResponse();
   }
@@ -95,17 +85,16 @@ public final class Teams {
     }
 
     /**
-     * The async twin of {@link #page}.
+     * {@return the page and its response, when it arrives; the async twin of {@link #page}}
      *
      * @param link a page's {@code links.next}; null for the first page
-     * @return the page and the response it came in, when it arrives
      */
     public CompletableFuture<ApiResponse<Page<Team>>> pageAsync(String link) {
       return transport.sendAsync(request(url(link)), r -> ApiResponse.of(r, Wire.teams(r.body())));
     }
 
     private HttpUrl url(String link) {
-      return link == null ? origins.endpoint("teams") : origins.resolve(link);
+      return link == null ? first : origins.resolve(link);
     }
   }
 

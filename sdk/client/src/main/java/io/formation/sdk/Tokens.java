@@ -21,16 +21,10 @@ final class Tokens implements Supplier<String> {
     return new Fixed(token);
   }
 
-  private static final class Fixed implements TokenProvider {
-    private final String token;
-
-    Fixed(String token) {
-      this.token = token;
-    }
-
+  private record Fixed(String token) implements TokenProvider {
     @Override
-    public String token() {
-      return token;
+    public String toString() {
+      return "Fixed[token=hidden]";
     }
   }
 }

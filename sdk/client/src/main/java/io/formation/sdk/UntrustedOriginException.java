@@ -7,14 +7,6 @@ import io.formation.sdk.internal.guards.Origins;
  * than the base URL's and one the caller did not trust, or is not an http(s) URL at all. Nothing
  * was sent: the bearer token only goes to trusted origins. Trust an origin with {@link
  * FormationClient.Builder#trustOrigin}.
- *
- * <pre>{@code
- * FormationClient client = FormationClient.builder()
- *     .baseUrl("https://api.example.com")
- *     .accessToken(token)
- *     .trustOrigin("https://actions.example.com")
- *     .build();
- * }</pre>
  */
 public class UntrustedOriginException extends FormationException {
   private static final long serialVersionUID = 1L;

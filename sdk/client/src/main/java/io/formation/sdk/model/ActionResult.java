@@ -8,11 +8,6 @@ import java.util.Optional;
  * What an action call returned. The interface does not fix the response, so the raw body is always
  * kept, and when it is a form or a document set, the parsed record is there too.
  *
- * <pre>{@code
- * ActionResult result = client.forms().submit(form, values);
- * result.form().ifPresent(updated -> System.out.println(updated.values()));
- * }</pre>
- *
  * @param statusCode the HTTP status (2xx)
  * @param body the body as sent; a missing node if the body was empty; a copy is returned
  * @param form the form, if the body was one

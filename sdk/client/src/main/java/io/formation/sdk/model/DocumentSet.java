@@ -8,12 +8,6 @@ import java.util.Optional;
 /**
  * A document set: one formation in progress.
  *
- * <pre>{@code
- * DocumentSet set = client.documentSets().create(DocumentSets.DELAWARE_CORPORATION);
- * set.appLink().ifPresent(link -> System.out.println("Open " + link));
- * if (set.state().needsInput()) { ... }
- * }</pre>
- *
  * @param id the identifier used in the document set endpoints
  * @param state the current state
  * @param appLink the link to the service's app for this document set, if the service sent one

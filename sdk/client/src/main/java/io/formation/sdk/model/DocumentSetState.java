@@ -85,10 +85,9 @@ public final class DocumentSetState {
   }
 
   /**
-   * The state for a value as the service sends it; never fails for a value it doesn't know.
+   * {@return the state of a value as the service sends it, even one this SDK does not know}
    *
    * @param value the value as the service sends it
-   * @return the state
    * @throws NullPointerException if value is null
    */
   public static DocumentSetState of(String value) {
@@ -126,10 +125,7 @@ public final class DocumentSetState {
     return kind == Kind.INPUT_NEEDED;
   }
 
-  /**
-   * {@return whether the service is working: neither complete nor waiting for input (unknown
-   * counts)}
-   */
+  /** {@return whether neither complete nor waiting for input (true for an unknown state)} */
   public boolean isInProgress() {
     return !isComplete() && !needsInput();
   }

@@ -73,10 +73,9 @@ public record Form(
   }
 
   /**
-   * The action with this name (case-insensitive), if any.
+   * {@return the action with this name (case-insensitive), if any}
    *
    * @param name the action's name
-   * @return the action, if the form has one so named
    */
   public Optional<FormAction> action(String name) {
     return actions.stream()

@@ -9,11 +9,6 @@ import java.util.Optional;
  * An action of a form: where and how to send the form's values. The url is opaque and used exactly
  * as the service returned it; never build one yourself.
  *
- * <pre>{@code
- * FormAction action = form.actions().get(0);
- * ActionResult result = client.forms().invoke(action, values);
- * }</pre>
- *
  * @param method the HTTP method, upper case (e.g. {@code PUT}); an RFC 9110 token
  * @param url the url exactly as returned (absolute, or relative to the base URL)
  * @param name the action's name, if the service gave one

@@ -8,13 +8,6 @@ import java.util.Objects;
 /**
  * One page of a paginated collection.
  *
- * <pre>{@code
- * for (Page<Team> page : client.teams().list().pages()) {
- *   save(page.items());
- *   checkpoint(page.links().next());
- * }
- * }</pre>
- *
  * @param items the items of this page
  * @param links the page's links, as sent
  * @param raw the page's document as sent ({@code data}, {@code links} with its nulls, {@code meta}

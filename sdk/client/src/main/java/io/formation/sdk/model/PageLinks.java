@@ -7,10 +7,6 @@ import java.util.Optional;
  * The JSON:API {@code links} of a page, exactly as the service sent them (paths or URLs with opaque
  * cursors).
  *
- * <pre>{@code
- * String resumeFrom = page.links().next().orElse(null);
- * }</pre>
- *
  * @param self this page
  * @param first the first page
  * @param prev the previous page

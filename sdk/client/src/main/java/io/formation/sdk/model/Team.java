@@ -7,12 +7,6 @@ import java.util.Optional;
 /**
  * A team the access token can act on behalf of.
  *
- * <pre>{@code
- * for (Team team : client.teams().list()) {
- *   System.out.println(team.id() + "\t" + team.name());
- * }
- * }</pre>
- *
  * @param id the team's identifier
  * @param name the team's name ({@code attributes.name}); empty if the service sent none
  * @param raw the resource object as sent, with any attributes the SDK does not model; a copy is
@@ -37,10 +31,9 @@ public record Team(String id, String name, JsonNode raw) {
   }
 
   /**
-   * An attribute by name, including ones the SDK does not model; a copy.
+   * {@return a copy of the attribute so named, if present, including ones the SDK does not model}
    *
    * @param name the attribute's name
-   * @return the attribute's value, if present; a copy
    */
   public Optional<JsonNode> attribute(String name) {
     return Optional.ofNullable(raw.path("attributes").get(name)).map(JsonNode::deepCopy);
