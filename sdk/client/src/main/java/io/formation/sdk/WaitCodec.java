@@ -14,7 +14,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -147,12 +146,8 @@ final class WaitCodec {
     }
     if (fields.length != FIELDS[version]) {
       throw invalid(
-          "format "
-              + version
-              + " has "
-              + FIELDS[version]
-              + " fields separated by '.', this string has "
-              + fields.length,
+          "format %s has %s fields separated by '.', this string has %s"
+              .formatted(version, FIELDS[version], fields.length),
           null);
     }
     try {
@@ -284,10 +279,8 @@ final class WaitCodec {
         bytes.write(c);
       } else {
         throw Port.invalid(
-            "the "
-                + name
-                + " field has a character that must be %-escaped: U+"
-                + String.format(Locale.ROOT, "%04X", (int) c));
+            "the %s field has a character that must be %%-escaped: U+%04X"
+                .formatted(name, (int) c));
       }
     }
     return bytes.toString(StandardCharsets.UTF_8);
@@ -303,10 +296,9 @@ final class WaitCodec {
     int escaped = escape(setId).length();
     if (escaped > WaitState.LONGEST_ID) {
       throw Port.invalid(
-          "document set id is "
-              + escaped
-              + " characters long once %-escaped; a saved wait holds ids of at most "
-              + WaitState.LONGEST_ID);
+          ("document set id is %s characters long once %%-escaped;"
+                  + " a saved wait holds ids of at most %s")
+              .formatted(escaped, WaitState.LONGEST_ID));
     }
   }
 

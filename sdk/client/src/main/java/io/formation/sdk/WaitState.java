@@ -176,7 +176,7 @@ public final class WaitState {
         movedOn,
         told,
         failure,
-        plusOne(),
+        polls == Integer.MAX_VALUE ? polls : polls + 1,
         WaitCodec.ceilMillis(at),
         next.toEpochMilli(),
         since,
@@ -204,10 +204,6 @@ public final class WaitState {
         nextPoll,
         stateSince,
         trace);
-  }
-
-  private int plusOne() {
-    return polls == Integer.MAX_VALUE ? polls : polls + 1;
   }
 
   /**
