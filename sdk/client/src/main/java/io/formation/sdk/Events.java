@@ -43,7 +43,6 @@ final class Events implements Port {
     this.createdIn = tracer == null ? null : Submissions.lru(Submissions.SETS);
   }
 
-  /** The tracer, if the client has one. */
   Optional<FormationTracer> tracer() {
     return Optional.ofNullable(tracer);
   }
@@ -317,11 +316,7 @@ final class Events implements Port {
     }
   }
 
-  /**
-   * Whatever a listener throws, an {@link Error} included (a {@code NoClassDefFoundError} in a
-   * partner's metrics code), is logged and ignored: the call's outcome never changes, and a create
-   * the service made is never reported as failed.
-   */
+  /** Logs and ignores what a listener throws, an Error too: a call's outcome never changes. */
   private void safely(Runnable call) {
     try {
       call.run();

@@ -82,8 +82,7 @@ public final class PollOptions {
 
   /**
    * {@return how long a set still {@code input_needed} is polled before the wait reports that it
-   * needs input, counted from the last accepted submission or else the start of the wait} See
-   * {@link WaitState} for the rule.
+   * needs input, as the {@link WaitState} rule says}
    */
   public Duration inputNeededGrace() {
     return settings.inputNeededGrace;
@@ -122,12 +121,10 @@ public final class PollOptions {
   }
 
   /**
-   * {@return how long a wait pauses after a poll that failed in a way that does not pass by itself
-   * (400, 401, 403, an answer that is not a document set) before it polls again; empty (the
-   * default) ends the wait with the failure} Such a poll's result is {@link
-   * PollResult.Kind#FAILED}. A failure that lasts until the deadline ends the wait with a {@link
-   * PollTimeoutException} whose cause it is; a set the service does not know (404) always ends the
-   * wait.
+   * {@return the pause after a poll that failed in a way that does not pass by itself (400, 401,
+   * 403, not a document set) before the wait polls again; empty (the default) ends the wait} A
+   * failure that lasts until the deadline is the cause of the {@link PollTimeoutException}; a set
+   * the service does not know (404) always ends the wait.
    */
   public Optional<Duration> retryFailuresAfter() {
     return Optional.ofNullable(settings.retryFailuresAfter);

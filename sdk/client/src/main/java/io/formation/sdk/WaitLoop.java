@@ -301,7 +301,6 @@ final class WaitLoop {
     }
   }
 
-  /** The rule for waits polling with these options. */
   private WaitRule rule(PollOptions options) {
     WaitRule last = lastRule;
     if (last == null || last.options() != options) {

@@ -116,7 +116,6 @@ record WaitRule(PollOptions options, DoubleSupplier random, RetryPolicy retryPol
     return failure instanceof InvalidResponseException ? WaitState.INVALID : WaitState.OTHER;
   }
 
-  /** After a poll that read the set. */
   Decision afterPoll(WaitState wait, DocumentSet set, Instant now) {
     DocumentSetState state = set.state();
     boolean changed = !wait.sameState(state);
