@@ -149,10 +149,9 @@ final class Events implements Port {
       }
       Object value = result instanceof ApiResponse<?> response ? response.value() : result;
       DocumentSet set = value instanceof DocumentSet read ? read : null;
-      String setId = set == null ? null : set.id();
       safely(() -> span.end(Optional.ofNullable(set), Optional.ofNullable(failure)));
-      if (setId != null && request.operation().name().equals(CREATE)) {
-        safely(() -> span.context().ifPresent(context -> createdIn.put(setId, context)));
+      if (set != null && request.operation().name().equals(CREATE)) {
+        safely(() -> span.context().ifPresent(context -> createdIn.put(set.id(), context)));
       }
     }
   }

@@ -140,15 +140,12 @@ record WaitRule(PollOptions options, DoubleSupplier random, RetryPolicy retryPol
       } else if (now.isBefore(graceEnd)) {
         pollBy = graceEnd;
       } else {
+        String since = wait.lastSubmission().isPresent() ? "the last submission" : "the wait began";
         needsInput =
             Exceptions.inputNeeded(
                 set,
-                "still input_needed "
-                    + options.inputNeededGrace()
-                    + (wait.lastSubmission().isPresent()
-                        ? " after the last submission"
-                        : " after the wait began")
-                    + ": submit its forms, then wait again");
+                "still input_needed %s after %s: submit its forms, then wait again"
+                    .formatted(options.inputNeededGrace(), since));
       }
     }
     // Moving on ends an episode of needing input; the first poll that finds it needed tells it.
