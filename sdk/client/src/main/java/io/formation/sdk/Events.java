@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import okhttp3.Headers;
 
 /**
@@ -42,7 +43,6 @@ final class Events implements Port {
     this.createdIn = tracer == null ? null : Submissions.lru(Submissions.SETS);
   }
 
-  /** The tracer, if the client has one. */
   Optional<FormationTracer> tracer() {
     return Optional.ofNullable(tracer);
   }
@@ -54,15 +54,18 @@ final class Events implements Port {
 
   @Override
   public Call callStarted(ApiRequest request) {
-    FormationTracer.CallSpan span = null;
-    if (tracer != null) {
-      try {
-        span = tracer.startCall(call(request.operation()));
-      } catch (Throwable e) {
-        log.log(Level.WARNING, "a FormationTracer threw " + e, null);
-      }
+    return new Reported(
+        request, tracer == null ? null : traced(() -> tracer.startCall(call(request.operation()))));
+  }
+
+  /** What the tracer gave, or null if it threw: logged, never the call's failure. */
+  private <T> T traced(Supplier<T> tracing) {
+    try {
+      return tracing.get();
+    } catch (Throwable e) {
+      log.log(Level.WARNING, "a FormationTracer threw " + e, null);
+      return null;
     }
-    return new Reported(request, span);
   }
 
   private static FormationTracer.Call call(Operation operation) {
@@ -90,19 +93,15 @@ final class Events implements Port {
       if (listener == null && tracer == null) {
         return Map.of();
       }
-      AttemptEvent event = event(request, attempt, maxAttempts, 0, Duration.ZERO, null);
+      AttemptEvent event = event(attempt, maxAttempts, null, 0);
       each(each -> each.attemptStarted(event));
-      if (span == null) {
+      FormationTracer.AttemptSpan started =
+          span == null ? null : traced(() -> span.startAttempt(event));
+      if (started == null) {
         return Map.of();
       }
-      try {
-        FormationTracer.AttemptSpan started = span.startAttempt(event);
-        attemptSpan = started;
-        return sendable(started.headers());
-      } catch (Throwable e) {
-        log.log(Level.WARNING, "a FormationTracer threw " + e, null);
-        return Map.of();
-      }
+      attemptSpan = started;
+      return Optional.ofNullable(traced(() -> sendable(started.headers()))).orElse(Map.of());
     }
 
     @Override
@@ -112,14 +111,7 @@ final class Events implements Port {
       if (listener == null && tracer == null && !debug) {
         return;
       }
-      AttemptEvent event =
-          event(
-              request,
-              attempt,
-              maxAttempts,
-              outcome.failure() == null ? outcome.statusCode() : 0,
-              Duration.ofNanos(nanos),
-              outcome);
+      AttemptEvent event = event(attempt, maxAttempts, outcome, nanos);
       if (debug) {
         log.log(Level.DEBUG, line(event, outcome, retryIn), outcome.token());
       }
@@ -137,6 +129,19 @@ final class Events implements Port {
       }
     }
 
+    /** The event of an attempt: started when {@code outcome} is null, else finished. */
+    private AttemptEvent event(int attempt, int maxAttempts, Outcome outcome, long nanos) {
+      return new AttemptEvent(
+          request.method(),
+          request.urlWithoutQuery(),
+          attempt,
+          maxAttempts,
+          outcome == null || outcome.failure() != null ? 0 : outcome.statusCode(),
+          Duration.ofNanos(nanos),
+          outcome == null ? Optional.empty() : RequestIds.of(outcome.headers()),
+          outcome == null ? Optional.empty() : Optional.ofNullable(outcome.failure()));
+    }
+
     @Override
     public void ended(Object result, Throwable failure) {
       if (span == null) {
@@ -144,10 +149,9 @@ final class Events implements Port {
       }
       Object value = result instanceof ApiResponse<?> response ? response.value() : result;
       DocumentSet set = value instanceof DocumentSet read ? read : null;
-      String setId = set == null ? null : set.id();
       safely(() -> span.end(Optional.ofNullable(set), Optional.ofNullable(failure)));
-      if (setId != null && request.operation().name().equals(CREATE)) {
-        safely(() -> span.context().ifPresent(context -> createdIn.put(setId, context)));
+      if (set != null && request.operation().name().equals(CREATE)) {
+        safely(() -> span.context().ifPresent(context -> createdIn.put(set.id(), context)));
       }
     }
   }
@@ -172,25 +176,6 @@ final class Events implements Port {
     return Map.copyOf(kept);
   }
 
-  /** The event of an attempt: started when {@code outcome} is null, else finished. */
-  private static AttemptEvent event(
-      ApiRequest request,
-      int attempt,
-      int maxAttempts,
-      int status,
-      Duration took,
-      Outcome outcome) {
-    return new AttemptEvent(
-        request.method(),
-        request.urlWithoutQuery(),
-        attempt,
-        maxAttempts,
-        status,
-        took,
-        outcome == null ? Optional.empty() : RequestIds.of(outcome.headers()),
-        outcome == null ? Optional.empty() : Optional.ofNullable(outcome.failure()));
-  }
-
   void polled(DocumentSet set) {
     each(each -> each.polled(set));
   }
@@ -206,17 +191,11 @@ final class Events implements Port {
   /** The wait read the set in a new state, at {@code now}; {@code wait} is as it was before. */
   void stateChanged(DocumentSet set, WaitState wait, Instant now) {
     if (log.on(Level.DEBUG)) {
+      Duration into = Duration.between(wait.started(), now);
       log.log(
           Level.DEBUG,
-          "document set "
-              + set.id()
-              + " is "
-              + set.state()
-              + " (poll "
-              + (wait.polls() + 1)
-              + ", "
-              + seconds(Duration.between(wait.started(), now))
-              + " into the wait)",
+          "document set %s is %s (poll %s, %s into the wait)"
+              .formatted(set.id(), set.state(), wait.polls() + 1, seconds(into)),
           null);
     }
     if (listener == null && tracer == null) {
@@ -238,15 +217,8 @@ final class Events implements Port {
     if (log.on(Level.DEBUG)) {
       log.log(
           Level.DEBUG,
-          "wait for document set "
-              + id
-              + " ended: "
-              + how
-              + " after "
-              + polls
-              + (polls == 1 ? " poll" : " polls")
-              + " in "
-              + seconds(took),
+          "wait for document set %s ended: %s after %s %s in %s"
+              .formatted(id, how, polls, polls == 1 ? "poll" : "polls", seconds(took)),
           null);
     }
   }
@@ -343,11 +315,7 @@ final class Events implements Port {
     }
   }
 
-  /**
-   * Whatever a listener throws, an {@link Error} included (a {@code NoClassDefFoundError} in a
-   * partner's metrics code), is logged and ignored: the call's outcome never changes, and a create
-   * the service made is never reported as failed.
-   */
+  /** Logs and ignores what a listener throws, an Error too: a call's outcome never changes. */
   private void safely(Runnable call) {
     try {
       call.run();

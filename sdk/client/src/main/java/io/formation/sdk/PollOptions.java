@@ -27,38 +27,17 @@ import java.util.function.Consumer;
  * }</pre>
  *
  * <p>Defaults: 1 s, growing ×1.5 up to 30 s, up to 10% jitter taken off each wait, a 30 minute
- * timeout, a 60 second grace period for {@code input_needed}, no listener.
- *
- * <p>Durations too long for clock arithmetic (say {@code ChronoUnit.FOREVER.getDuration()}) are
- * taken as about a hundred years: a timeout that long means no timeout.
+ * timeout, a 60 second grace period for {@code input_needed}, no listener. A duration too long for
+ * clock arithmetic is taken as about a hundred years: a timeout that long means no timeout.
  */
 public final class PollOptions {
   private static final PollOptions DEFAULTS = builder().build();
 
-  private final Duration initialInterval;
-  private final double multiplier;
-  private final Duration maxInterval;
-  private final double jitter;
-  private final Duration timeout;
-  private final Duration inputNeededGrace;
-  private final Duration firstPollWithin;
-  private final boolean waitThroughInputNeeded;
-  private final Consumer<DocumentSet> onStateChange;
-  private final Clock clock;
-  private final Duration retryFailuresAfter;
+  // A private copy of the builder that made these options, never changed.
+  private final Builder settings;
 
   private PollOptions(Builder builder) {
-    this.initialInterval = builder.initialInterval;
-    this.multiplier = builder.multiplier;
-    this.maxInterval = builder.maxInterval;
-    this.jitter = builder.jitter;
-    this.timeout = builder.timeout;
-    this.inputNeededGrace = builder.inputNeededGrace;
-    this.firstPollWithin = builder.firstPollWithin;
-    this.waitThroughInputNeeded = builder.waitThroughInputNeeded;
-    this.onStateChange = builder.onStateChange;
-    this.clock = builder.clock;
-    this.retryFailuresAfter = builder.retryFailuresAfter;
+    this.settings = new Builder(builder);
   }
 
   /** {@return the defaults} */
@@ -73,121 +52,103 @@ public final class PollOptions {
 
   /** {@return a builder starting from these options} */
   public Builder newBuilder() {
-    return new Builder(this);
+    return new Builder(settings);
   }
 
   /** {@return the wait after the first poll} */
   public Duration initialInterval() {
-    return initialInterval;
+    return settings.initialInterval;
   }
 
   /** {@return how much each wait grows over the previous one} */
   public double multiplier() {
-    return multiplier;
+    return settings.multiplier;
   }
 
   /** {@return the longest wait between two polls} */
   public Duration maxInterval() {
-    return maxInterval;
+    return settings.maxInterval;
   }
 
-  /**
-   * {@return the fraction by which each wait is shortened at random, so many pollers spread out}
-   */
+  /** {@return the fraction each wait is shortened by at random, so many pollers spread out} */
   public double jitter() {
-    return jitter;
+    return settings.jitter;
   }
 
   /** {@return how long to wait in all before giving up with {@link PollTimeoutException}} */
   public Duration timeout() {
-    return timeout;
+    return settings.timeout;
   }
 
   /**
-   * How long a set still {@code input_needed} is polled before the wait reports that it needs
-   * input, counted from the last accepted submission or else the start of the wait; see {@link
-   * WaitState} for the rule.
-   *
-   * @return the grace period for {@code input_needed}
+   * {@return how long a set still {@code input_needed} is polled before the wait reports that it
+   * needs input, as the {@link WaitState} rule says}
    */
   public Duration inputNeededGrace() {
-    return inputNeededGrace;
+    return settings.inputNeededGrace;
   }
 
   /**
-   * The window a first poll that is already due falls in, at random, never after the deadline; zero
-   * (the default) polls at once. It spreads the polls of many waits resumed together (after a
-   * restart, say); a resumed wait whose next poll is still ahead polls then.
-   *
-   * @return the window the first poll falls in
+   * {@return the window a first poll that is already due falls in, at random, never after the
+   * deadline} It spreads the polls of many waits resumed together; zero (the default) polls at
+   * once, and a resumed wait whose next poll is still ahead polls then.
    */
   public Duration firstPollWithin() {
-    return firstPollWithin;
+    return settings.firstPollWithin;
   }
 
-  /**
-   * {@return whether to keep polling when the state is {@code input_needed} instead of stopping}
-   */
+  /** {@return whether to keep polling through {@code input_needed} instead of stopping} */
   public boolean waitThroughInputNeeded() {
-    return waitThroughInputNeeded;
+    return settings.waitThroughInputNeeded;
   }
 
   /**
-   * The one channel by which a wait tells the partner of a state change: called with the document
-   * set on the wait's first successful poll and at each change of its state, by {@link
-   * DocumentSets#awaitCompletion} and each {@link DocumentSets#poll step} (whose {@link PollResult}
-   * says the same) alike. What it throws ends the wait.
-   *
-   * @return the listener
+   * {@return the one listener a wait tells state changes to} It is called with the document set on
+   * the wait's first successful poll and at each change of its state, by {@link
+   * DocumentSets#awaitCompletion} and each {@link DocumentSets#poll step} alike; what it throws
+   * ends the wait.
    */
   public Consumer<DocumentSet> onStateChange() {
-    return onStateChange;
+    return settings.onStateChange;
   }
 
   /**
-   * The wall clock a wait reads its instants on (its start, deadline, grace and next poll); empty
-   * for the client's. Processes that share saved waits set one clock they agree on, such as the
-   * database's (formation-tracking does).
-   *
-   * @return the clock, or empty for the client's
+   * {@return the wall clock a wait reads its instants on; empty for the client's} Processes that
+   * share saved waits set one clock they agree on, such as the database's.
    */
   public Optional<Clock> clock() {
-    return Optional.ofNullable(clock);
+    return Optional.ofNullable(settings.clock);
   }
 
   /**
-   * How long a wait pauses after a poll that failed in a way that does not pass by itself (400,
-   * 401, 403, an answer that is not a document set) before it polls again, instead of ending with
-   * the failure; empty (the default) ends the wait. Such a poll's result is {@link
-   * PollResult.Kind#FAILED}. Never past the deadline: a failure that lasts until then ends the wait
-   * with a {@link PollTimeoutException} whose cause it is. A set the service does not know (404)
-   * always ends the wait.
-   *
-   * @return the pause, or empty to end the wait at such a failure
+   * {@return the pause after a poll that failed in a way that does not pass by itself (400, 401,
+   * 403, not a document set) before the wait polls again; empty (the default) ends the wait} A
+   * failure that lasts until the deadline is the cause of the {@link PollTimeoutException}; a set
+   * the service does not know (404) always ends the wait.
    */
   public Optional<Duration> retryFailuresAfter() {
-    return Optional.ofNullable(retryFailuresAfter);
+    return Optional.ofNullable(settings.retryFailuresAfter);
   }
 
   @Override
   public String toString() {
     return "PollOptions{initialInterval="
-        + initialInterval
+        + initialInterval()
         + ", multiplier="
-        + multiplier
+        + multiplier()
         + ", maxInterval="
-        + maxInterval
+        + maxInterval()
         + ", jitter="
-        + jitter
+        + jitter()
         + ", timeout="
-        + timeout
+        + timeout()
         + ", inputNeededGrace="
-        + inputNeededGrace
+        + inputNeededGrace()
         + ", firstPollWithin="
-        + firstPollWithin
+        + firstPollWithin()
         + ", waitThroughInputNeeded="
-        + waitThroughInputNeeded
-        + (retryFailuresAfter == null ? "" : ", retryFailuresAfter=" + retryFailuresAfter)
+        + waitThroughInputNeeded()
+        + retryFailuresAfter().map(pause -> ", retryFailuresAfter=" + pause).orElse("")
         + "}";
   }
 
@@ -207,18 +168,18 @@ public final class PollOptions {
 
     private Builder() {}
 
-    private Builder(PollOptions options) {
-      this.initialInterval = options.initialInterval;
-      this.multiplier = options.multiplier;
-      this.maxInterval = options.maxInterval;
-      this.jitter = options.jitter;
-      this.timeout = options.timeout;
-      this.inputNeededGrace = options.inputNeededGrace;
-      this.firstPollWithin = options.firstPollWithin;
-      this.waitThroughInputNeeded = options.waitThroughInputNeeded;
-      this.onStateChange = options.onStateChange;
-      this.clock = options.clock;
-      this.retryFailuresAfter = options.retryFailuresAfter;
+    private Builder(Builder from) {
+      this.initialInterval = from.initialInterval;
+      this.multiplier = from.multiplier;
+      this.maxInterval = from.maxInterval;
+      this.jitter = from.jitter;
+      this.timeout = from.timeout;
+      this.inputNeededGrace = from.inputNeededGrace;
+      this.firstPollWithin = from.firstPollWithin;
+      this.waitThroughInputNeeded = from.waitThroughInputNeeded;
+      this.onStateChange = from.onStateChange;
+      this.clock = from.clock;
+      this.retryFailuresAfter = from.retryFailuresAfter;
     }
 
     /**
@@ -350,9 +311,8 @@ public final class PollOptions {
     }
 
     /**
-     * The options.
+     * {@return the options}
      *
-     * @return the options
      * @throws IllegalArgumentException if the initial interval exceeds the max interval
      */
     public PollOptions build() {

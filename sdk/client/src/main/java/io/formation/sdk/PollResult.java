@@ -8,9 +8,8 @@ import java.util.Optional;
 
 /**
  * What one poll of a saved wait found, and when to poll next: the step {@link
- * DocumentSets#poll(WaitState, PollOptions)} returns, for partners who run waits on a scheduler of
- * their own (a database-backed one, say) instead of a thread. Save {@link #waitState()} and poll
- * again at {@link #nextPollAt()}.
+ * DocumentSets#poll(WaitState, PollOptions)} returns, for waits run on a scheduler of your own.
+ * Save {@link #waitState()} and poll again at {@link #nextPollAt()}.
  *
  * <pre>{@code
  * PollResult result = client.documentSets().poll(wait, options);
@@ -33,9 +32,8 @@ import java.util.Optional;
  *     InputNeededException} saying why; empty otherwise
  * @param nextPollAt when to poll next; for {@link Kind#COMPLETE}, the time of this poll (no poll is
  *     due)
- * @param stateChanged whether the set read is in a state other than the one the wait saw before (or
- *     the wait's first read): the change {@link PollOptions#onStateChange()} heard, whatever the
- *     kind
+ * @param stateChanged whether the set read is in a state the wait had not seen last (or is its
+ *     first read), as {@link PollOptions#onStateChange()} heard, whatever the kind
  */
 public record PollResult(
     Kind kind,
@@ -54,21 +52,15 @@ public record PollResult(
     /** The set is complete: the wait is over. */
     COMPLETE,
     /**
-     * The set needs input: still {@code input_needed} after the grace from the last submission, or
-     * back to {@code input_needed} after it moved on. Told once per episode: later polls that find
-     * it still needing input are {@link #UNCHANGED}, until it moves on or a submission is told
-     * ({@link WaitState#withSubmission}).
+     * The set needs input, as the {@link WaitState} rule says; told once per episode, later polls
+     * that find it still needing input are {@link #UNCHANGED}.
      */
     INPUT_NEEDED,
-    /**
-     * The poll failed in a way that may pass (network, 408, 429, 5xx) after the transport's own
-     * retries; the wait goes on, honouring any {@code Retry-After}.
-     */
+    /** The poll failed in a way that may pass (network, 408, 429, 5xx); the wait goes on. */
     FAILED_TRANSIENTLY,
     /**
-     * The poll failed in a way that does not pass by itself (400, 401, 403, an answer that is not a
-     * document set), and the options say to poll again after {@link
-     * PollOptions#retryFailuresAfter() a pause} rather than end the wait.
+     * The poll failed in a way that does not pass by itself (400, 401, 403, not a document set);
+     * the wait polls again after {@link PollOptions#retryFailuresAfter()}.
      */
     FAILED
   }
@@ -78,8 +70,8 @@ public record PollResult(
    *
    * @param kind what happened
    * @param waitState the wait after this poll
-   * @param set the document set as read; empty when the poll failed
-   * @param failure the failure ridden through, or why input is needed; else empty
+   * @param set the set as read
+   * @param failure the failure, or why input is needed
    * @param nextPollAt when to poll next
    * @param stateChanged whether the set read is in a new state
    */
@@ -89,19 +81,16 @@ public record PollResult(
   }
 
   /**
-   * {@return whether the set needs input now: told by this poll ({@link Kind#INPUT_NEEDED}), or
-   * earlier in this episode and still {@code input_needed}} A scheduler that acts on it reads this,
-   * so that a wait resumed after it was told still acts; one that only notifies reads the kind.
+   * {@return whether the set needs input now: told by this poll, or earlier in this episode and
+   * still {@code input_needed}} A scheduler that acts on it reads this; one that only notifies
+   * reads the kind.
    */
   public boolean needsInput() {
     return kind == Kind.INPUT_NEEDED
         || waitState.inputNeededTold && set.map(s -> s.state().needsInput()).orElse(false);
   }
 
-  /**
-   * {@return the time from this poll to the next one: what a caller that sleeps between polls
-   * sleeps} Zero for {@link Kind#COMPLETE}.
-   */
+  /** {@return the time from this poll to the next one; zero for {@link Kind#COMPLETE}} */
   public Duration nextPollIn() {
     Instant polledAt = waitState.lastPoll().orElse(nextPollAt);
     Duration in = Duration.between(polledAt, nextPollAt);

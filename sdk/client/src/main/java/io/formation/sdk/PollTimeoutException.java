@@ -5,17 +5,9 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * {@link DocumentSets#awaitCompletion} reached its deadline before the document set completed.
- * Carries the last document set seen, so the caller can show where it stopped; when no poll
- * succeeded before the deadline, that is empty and the {@link #getCause() cause} is the last
- * failure.
- *
- * <pre>{@code
- * catch (PollTimeoutException e) {
- *   String where = e.lastSeen().map(set -> set.state().value()).orElse("unknown");
- *   System.out.println(e.documentSetId() + " still " + where + " after " + e.timeout());
- * }
- * }</pre>
+ * {@link DocumentSets#awaitCompletion} reached its deadline before the document set completed. It
+ * carries the last document set seen; when no poll succeeded, that is empty and the {@link
+ * #getCause() cause} is the last failure.
  */
 public class PollTimeoutException extends FormationException {
   private static final long serialVersionUID = 1L;
@@ -62,12 +54,9 @@ public class PollTimeoutException extends FormationException {
   }
 
   /**
-   * The last document set seen before the deadline; empty if no poll succeeded. When the poll that
-   * ended the wait read it in a new state ({@link #stateChanged()}), the set as read; otherwise its
-   * id and state only (no app link, and its {@code raw()} is a missing node: a saved wait keeps no
-   * more).
-   *
-   * @return the last document set seen, or empty
+   * {@return the last document set seen before the deadline; empty if no poll succeeded} Unless the
+   * poll that ended the wait read it ({@link #stateChanged()}), only its id and state are known: a
+   * saved wait keeps no more.
    */
   public Optional<DocumentSet> lastSeen() {
     return Optional.ofNullable(lastSeen);
@@ -79,9 +68,8 @@ public class PollTimeoutException extends FormationException {
   }
 
   /**
-   * {@return whether the poll that ended the wait, answered at its deadline, read the set in a new
-   * state} The options' {@code onStateChange} heard it as {@link #lastSeen()}; a scheduler of saved
-   * waits that tells state changes tells this one too, before the end.
+   * {@return whether the poll that ended the wait read the set in a new state} The options' {@code
+   * onStateChange} heard it; a scheduler of saved waits that tells state changes tells this too.
    */
   public boolean stateChanged() {
     return stateChanged;

@@ -10,19 +10,12 @@ import java.util.Optional;
  * A wait saw its document set in a new state, as a {@link FormationListener} hears of it: what the
  * set was before, and how long, as far as the polls can tell.
  *
- * <pre>{@code
- * public void stateChanged(StateChange change) {
- *   change.previous().ifPresent(state ->
- *       change.timeInPrevious().ifPresent(took -> metrics.record(state.value(), took)));
- * }
- * }</pre>
- *
  * @param set the document set in its new state
  * @param previous the state the wait saw before; empty on its first poll
  * @param timeInPrevious from the poll that first read the previous state to this one; empty when
  *     not known (on the first poll, or for a wait saved without a trace context and resumed)
- * @param seenWithin the time since the wait's previous poll: the change happened within it, so it
- *     bounds how late the change was seen; empty on the first poll
+ * @param seenWithin the time since the wait's previous poll, which bounds how late the change was
+ *     seen; empty on the first poll
  */
 public record StateChange(
     DocumentSet set,
@@ -32,10 +25,10 @@ public record StateChange(
   /**
    * Checks that no component is null.
    *
-   * @param set the document set in its new state
-   * @param previous the state the wait saw before; empty on its first poll
-   * @param timeInPrevious from the poll that first read the previous state to this one
-   * @param seenWithin the time since the wait's previous poll
+   * @param set the set
+   * @param previous the state before
+   * @param timeInPrevious the time in the state before
+   * @param seenWithin the time since the previous poll
    */
   public StateChange {
     Checks.nonNull(

@@ -7,10 +7,9 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * The wall-clock instants of a saved wait, read on the monotonic ticker. A saved wait crosses
- * processes, so it keeps wall-clock instants; a process reads the wall clock once, when it takes
- * the wait up, and from then on measures with the ticker, so a step of the wall clock in the middle
- * of a wait moves none of its polls nor its deadline.
+ * The wall-clock instants of a saved wait, read on the monotonic ticker: the wall clock is read
+ * once, when the wait is taken up, so a later step of it moves none of the wait's polls nor its
+ * deadline.
  */
 final class WaitClock {
   private final Ticker ticker;
@@ -27,9 +26,7 @@ final class WaitClock {
     this.wallNanoAtStart = wall.getNano();
   }
 
-  /**
-   * {@return the wall-clock time now, as the ticker has measured it since the wait was taken up}
-   */
+  /** {@return the wall-clock time now, measured on the ticker since the wait was taken up} */
   Instant now() {
     return wallAtStart().plusNanos(ticker.nanoTime() - tickAtStart);
   }

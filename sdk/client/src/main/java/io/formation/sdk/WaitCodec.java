@@ -5,22 +5,25 @@ import io.formation.sdk.internal.guards.Origins;
 import io.formation.sdk.internal.time.Time;
 import io.formation.sdk.model.DocumentSetState;
 import java.io.ByteArrayOutputStream;
+import java.net.URLEncoder;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Locale;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
 import java.util.Objects;
 
 /**
  * The string form of a {@link WaitState}: {@code w<format>.} then fields separated by dots. Format
  * 1 has ten, the flag {@code m} (moved on) last; format 2 adds the flag {@code i} (input needed
- * told) and an eleventh field, how the last poll failed (its status, {@code n} network, {@code i}
- * not a set, {@code x} other; empty if it did not). Format 3 adds the saved context of the span
- * that created the set and when a poll first read the last state (empty if not known). A wait is
- * written in the oldest format that holds it, so that a version of the SDK that reads only format 1
- * still reads most waits during a rolling deploy; only a traced wait needs format 3.
+ * told) and how the last poll failed (its status, {@code n} network, {@code i} not a set, {@code x}
+ * other; empty if it did not); format 3 adds the saved trace context and when a poll first read the
+ * last state. A wait is written in the oldest format that holds it, so that an SDK that reads only
+ * format 1 still reads most waits during a rolling deploy.
  */
 final class WaitCodec {
   /** The latest format this version reads and writes. */
@@ -29,19 +32,16 @@ final class WaitCodec {
   /** The most a wait started by this version encodes to. */
   static final int LONGEST_ENCODED = 2048;
 
-  /** Room for a wait saved with a longer id by an earlier build; a longer string is not a wait. */
-  private static final int LONGEST_DECODED = 4096;
-
-  private static final String PREFIX = "w";
-  private static final char SEPARATOR = '.';
-  private static final int FIELDS_V1 = 11;
-  private static final int FIELDS_V2 = 12;
-  private static final int FIELDS_V3 = 14;
-
-  private WaitCodec() {}
-
   /** Instants a wait holds: years -9999 to 9999, so that any difference of two fits a long. */
   static final long LATEST_MILLI = 253_402_300_799_999L;
+
+  // Room for a wait saved with a longer id by an earlier build; a longer string is not a wait.
+  private static final int LONGEST_DECODED = 4096;
+
+  // The fields of each format, its version included; a later format adds its own at the end.
+  private static final int[] FIELDS = {0, 11, 12, 14};
+
+  private WaitCodec() {}
 
   /** The instant, as saved; refused out of range. */
   static long inRange(String name, long milli) {
@@ -67,26 +67,32 @@ final class WaitCodec {
     long started = wait.started;
     boolean v3 = wait.trace != null;
     boolean v2 = v3 || wait.inputNeededTold || wait.lastFailure != 0;
-    StringBuilder out = new StringBuilder(128).append(PREFIX).append(v3 ? 3 : v2 ? 2 : 1);
-    field(out, escape(wait.setId));
-    field(out, wait.lastState == null ? "" : escape(wait.lastState.value()));
-    field(out, Long.toString(started));
-    field(
-        out, wait.deadline == WaitState.NO_DEADLINE ? "" : Long.toString(wait.deadline - started));
-    field(out, Long.toString(wait.interval));
-    field(out, offset(wait.lastSubmission, started));
-    field(out, offset(wait.lastPoll, started));
-    field(out, Long.toString(wait.nextPoll - started));
-    field(out, Integer.toString(wait.polls));
-    field(out, (wait.movedOn ? "m" : "") + (wait.inputNeededTold ? "i" : ""));
+    List<String> fields =
+        new ArrayList<>(
+            List.of(
+                "w" + (v3 ? 3 : v2 ? 2 : 1),
+                escape(wait.setId),
+                wait.lastState == null ? "" : escape(wait.lastState.value()),
+                Long.toString(started),
+                wait.deadline == WaitState.NO_DEADLINE ? "" : offset(wait.deadline, started),
+                Long.toString(wait.interval),
+                offset(wait.lastSubmission, started),
+                offset(wait.lastPoll, started),
+                offset(wait.nextPoll, started),
+                Integer.toString(wait.polls),
+                (wait.movedOn ? "m" : "") + (wait.inputNeededTold ? "i" : "")));
     if (v2) {
-      field(out, failure(wait.lastFailure));
+      fields.add(failure(wait.lastFailure));
     }
     if (v3) {
-      field(out, escape(wait.trace));
-      field(out, offset(wait.stateSince, started));
+      fields.add(escape(wait.trace));
+      fields.add(offset(wait.stateSince, started));
     }
-    return out.toString();
+    return String.join(".", fields);
+  }
+
+  private static String offset(long instant, long started) {
+    return instant == WaitState.NONE ? "" : Long.toString(instant - started);
   }
 
   private static String failure(int code) {
@@ -114,14 +120,6 @@ final class WaitCodec {
     };
   }
 
-  private static String offset(long instant, long started) {
-    return instant == WaitState.NONE ? "" : Long.toString(instant - started);
-  }
-
-  private static void field(StringBuilder out, String value) {
-    out.append(SEPARATOR).append(value);
-  }
-
   static WaitState decode(String encoded) {
     Objects.requireNonNull(encoded, "encoded");
     if (encoded.length() > LONGEST_DECODED) {
@@ -129,12 +127,10 @@ final class WaitCodec {
           "it is " + encoded.length() + " characters long, more than " + LONGEST_DECODED, null);
     }
     String[] fields = encoded.split("\\.", -1);
-    String head = fields[0];
-    if (!head.startsWith(PREFIX) || head.length() < 2 || !digits(head.substring(1))) {
-      throw invalid(
-          "it does not start with the version, such as \"" + PREFIX + FORMAT + ".\"", null);
+    if (!fields[0].startsWith("w") || !digits(fields[0].substring(1))) {
+      throw invalid("it does not start with the version, such as \"w" + FORMAT + ".\"", null);
     }
-    int version = parseVersion(head.substring(1));
+    int version = parseVersion(fields[0].substring(1));
     if (version > FORMAT) {
       throw invalid(
           "it was written in format "
@@ -147,16 +143,10 @@ final class WaitCodec {
     if (version < 1) {
       throw invalid("format " + version + " does not exist", null);
     }
-    // A later format adds its fields at the end, so this reading stays as it is.
-    int expected = version == 1 ? FIELDS_V1 : version == 2 ? FIELDS_V2 : FIELDS_V3;
-    if (fields.length != expected) {
+    if (fields.length != FIELDS[version]) {
       throw invalid(
-          "format "
-              + version
-              + " has "
-              + expected
-              + " fields separated by '.', this string has "
-              + fields.length,
+          "format %s has %s fields separated by '.', this string has %s"
+              .formatted(version, FIELDS[version], fields.length),
           null);
     }
     try {
@@ -164,13 +154,10 @@ final class WaitCodec {
       DocumentSetState state =
           fields[2].isEmpty() ? null : DocumentSetState.of(unescape("state", fields[2]));
       long started = number("start", fields[3]);
-      long deadline =
-          fields[4].isEmpty() ? WaitState.NO_DEADLINE : offset(started, "deadline", fields[4]);
+      long deadline = offset(started, "deadline", fields[4], WaitState.NO_DEADLINE);
       long interval = number("interval", fields[5]);
-      long submission =
-          fields[6].isEmpty() ? WaitState.NONE : offset(started, "submission", fields[6]);
-      long lastPoll =
-          fields[7].isEmpty() ? WaitState.NONE : offset(started, "last poll", fields[7]);
+      long submission = offset(started, "submission", fields[6], WaitState.NONE);
+      long lastPoll = offset(started, "last poll", fields[7], WaitState.NONE);
       long nextPoll = offset(started, "next poll", fields[8]);
       long polls = number("polls", fields[9]);
       if (polls > Integer.MAX_VALUE) {
@@ -197,8 +184,8 @@ final class WaitCodec {
           (int) polls,
           lastPoll,
           nextPoll,
-          version >= 3 && !fields[13].isEmpty()
-              ? offset(started, "state since", fields[13])
+          version >= 3
+              ? offset(started, "state since", fields[13], WaitState.NONE)
               : WaitState.NONE,
           version >= 3 ? unescape("trace", fields[12]) : null);
     } catch (IllegalArgumentException | ArithmeticException e) {
@@ -208,15 +195,9 @@ final class WaitCodec {
 
   /** Whether a trace context can be saved: printable ASCII, of a bounded length. */
   static boolean saveableTrace(String trace) {
-    if (trace.isEmpty() || trace.length() > WaitState.LONGEST_TRACE) {
-      return false;
-    }
-    for (int i = 0; i < trace.length(); i++) {
-      if (trace.charAt(i) < 0x21 || trace.charAt(i) > 0x7e) {
-        return false;
-      }
-    }
-    return true;
+    return !trace.isEmpty()
+        && trace.length() <= WaitState.LONGEST_TRACE
+        && trace.chars().allMatch(c -> c >= 0x21 && c <= 0x7e);
   }
 
   private static int parseVersion(String digits) {
@@ -232,15 +213,7 @@ final class WaitCodec {
   }
 
   private static boolean digits(String text) {
-    if (text.isEmpty()) {
-      return false;
-    }
-    for (int i = 0; i < text.length(); i++) {
-      if (text.charAt(i) < '0' || text.charAt(i) > '9') {
-        return false;
-      }
-    }
-    return true;
+    return !text.isEmpty() && text.chars().allMatch(c -> c >= '0' && c <= '9');
   }
 
   private static long number(String name, String text) {
@@ -256,27 +229,25 @@ final class WaitCodec {
   }
 
   private static long offset(long base, String name, String text) {
-    long offset = number(name, text);
     try {
-      return Math.addExact(base, offset);
+      return Math.addExact(base, number(name, text));
     } catch (ArithmeticException overflow) {
       throw Port.invalid("the " + name + " field is out of range: " + text);
     }
   }
 
+  /** As {@link #offset(long, String, String)}, or {@code absent} for an empty field. */
+  private static long offset(long base, String name, String text, long absent) {
+    return text.isEmpty() ? absent : offset(base, name, text);
+  }
+
   /** Percent-encodes UTF-8 bytes outside {@code A-Z a-z 0-9 _ -}: the separator never occurs. */
   static String escape(String text) {
-    StringBuilder out = new StringBuilder(text.length());
-    for (byte b : text.getBytes(StandardCharsets.UTF_8)) {
-      int c = b & 0xff;
-      if (unreserved(c)) {
-        out.append((char) c);
-      } else {
-        out.append('%').append(Character.toUpperCase(Character.forDigit(c >> 4, 16)));
-        out.append(Character.toUpperCase(Character.forDigit(c & 0xf, 16)));
-      }
-    }
-    return out.toString();
+    // URL encoding, but for the three characters it writes otherwise: space as +, * and . as is.
+    return URLEncoder.encode(text, StandardCharsets.UTF_8)
+        .replace("+", "%20")
+        .replace("*", "%2A")
+        .replace(".", "%2E");
   }
 
   private static boolean unreserved(int c) {
@@ -303,10 +274,8 @@ final class WaitCodec {
         bytes.write(c);
       } else {
         throw Port.invalid(
-            "the "
-                + name
-                + " field has a character that must be %-escaped: U+"
-                + String.format(Locale.ROOT, "%04X", (int) c));
+            "the %s field has a character that must be %%-escaped: U+%04X"
+                .formatted(name, (int) c));
       }
     }
     return bytes.toString(StandardCharsets.UTF_8);
@@ -322,48 +291,32 @@ final class WaitCodec {
     int escaped = escape(setId).length();
     if (escaped > WaitState.LONGEST_ID) {
       throw Port.invalid(
-          "document set id is "
-              + escaped
-              + " characters long once %-escaped; a saved wait holds ids of at most "
-              + WaitState.LONGEST_ID);
+          ("document set id is %s characters long once %%-escaped;"
+                  + " a saved wait holds ids of at most %s")
+              .formatted(escaped, WaitState.LONGEST_ID));
     }
   }
 
-  /** Whether the text has no lone surrogate, checked without an encoder as it runs every poll. */
+  /** Whether the text has no lone surrogate: a pair reads as one code point, a lone one not. */
   private static boolean wellFormed(String text) {
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (Character.isHighSurrogate(c)
-          && i + 1 < text.length()
-          && Character.isLowSurrogate(text.charAt(i + 1))) {
-        i++;
-      } else if (Character.isSurrogate(c)) {
-        return false;
-      }
-    }
-    return true;
+    return text.codePoints()
+        .allMatch(c -> c < Character.MIN_SURROGATE || c > Character.MAX_SURROGATE);
   }
 
   /**
-   * The state as a wait keeps it: itself, or the digest of one it could not save as it is (too
-   * long, or not well-formed Unicode).
+   * The state as a wait keeps it: itself, or the digest of its UTF-16 characters when it could not
+   * be saved as it is (too long, or not well-formed Unicode).
    */
   static DocumentSetState stored(DocumentSetState state) {
     String value = state.value();
     if (wellFormed(value) && escape(value).length() <= WaitState.LONGEST_STATE) {
       return state;
     }
+    ByteBuffer chars = ByteBuffer.allocate(value.length() * 2);
+    chars.asCharBuffer().put(value);
     try {
-      MessageDigest sha = MessageDigest.getInstance("SHA-256");
-      for (int i = 0; i < value.length(); i++) {
-        sha.update((byte) (value.charAt(i) >> 8));
-        sha.update((byte) value.charAt(i));
-      }
-      StringBuilder hex = new StringBuilder("sha256-");
-      for (byte b : sha.digest()) {
-        hex.append(Character.forDigit(b >> 4 & 0xf, 16)).append(Character.forDigit(b & 0xf, 16));
-      }
-      return DocumentSetState.of(hex.toString());
+      byte[] digest = MessageDigest.getInstance("SHA-256").digest(chars.array());
+      return DocumentSetState.of("sha256-" + HexFormat.of().formatHex(digest));
     } catch (NoSuchAlgorithmException e) {
       throw Port.illegalState("every Java platform has SHA-256", e);
     }

@@ -136,12 +136,15 @@ final class WaitLoop {
       return rule.afterPoll(wait, set, time.now());
     }
 
-    /** The decision, once the time to tell its end has come. */
+    /** The decision, once the time to tell it has come. */
     WaitRule.Decision endsAt(WaitState wait, WaitRule.Decision decision) {
-      if (decision.end() != null && decision.endAt() != null) {
-        sleep(wait, time.until(decision.endAt()));
-      }
+      sleep(wait, untilTold(decision));
       return decision;
+    }
+
+    /** Zero, or the time until the deadline at which the decision ends the wait. */
+    Duration untilTold(WaitRule.Decision decision) {
+      return decision.endAt() == null ? Duration.ZERO : time.until(decision.endAt());
     }
 
     private void sleep(WaitState wait, Duration duration) {
@@ -219,32 +222,35 @@ final class WaitLoop {
                   transport.completions(),
                   () ->
                       operation.run(
-                          () -> {
-                            if (operation.isDone()) {
-                              return;
-                            }
-                            Throwable failure = set != null ? null : AsyncOperation.unwrap(error);
-                            if (failure != null && !(failure instanceof RuntimeException)) {
-                              operation.fail(failure);
-                              return;
-                            }
-                            Instant now = time.now();
-                            WaitRule.Decision decision =
-                                set != null
-                                    ? rule.afterPoll(wait, set, now)
-                                    : rule.afterFailure(
-                                        wait, (RuntimeException) failure, now, lastFailure);
-                            Runnable told =
-                                () -> {
-                                  tell(wait, decision);
-                                  then.accept(decision);
-                                };
-                            if (decision.end() != null && decision.endAt() != null) {
-                              after(operation, time.until(decision.endAt()), told);
-                            } else {
-                              told.run();
-                            }
-                          })));
+                          () -> answered(wait, set, error, lastFailure, operation, then))));
+    }
+
+    private void answered(
+        WaitState wait,
+        DocumentSet set,
+        Throwable error,
+        FormationException lastFailure,
+        AsyncOperation<?> operation,
+        Consumer<WaitRule.Decision> then) {
+      if (operation.isDone()) {
+        return;
+      }
+      Throwable failure = set != null ? null : AsyncOperation.unwrap(error);
+      if (failure != null && !(failure instanceof RuntimeException)) {
+        operation.fail(failure);
+        return;
+      }
+      WaitRule.Decision decision =
+          set != null
+              ? rule.afterPoll(wait, set, time.now())
+              : rule.afterFailure(wait, (RuntimeException) failure, time.now(), lastFailure);
+      after(
+          operation,
+          untilTold(decision),
+          () -> {
+            tell(wait, decision);
+            then.accept(decision);
+          });
     }
 
     private void after(AsyncOperation<?> operation, Duration wait, Runnable next) {
@@ -295,7 +301,6 @@ final class WaitLoop {
     }
   }
 
-  /** The rule for waits polling with these options. */
   private WaitRule rule(PollOptions options) {
     WaitRule last = lastRule;
     if (last == null || last.options() != options) {

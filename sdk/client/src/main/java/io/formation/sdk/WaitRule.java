@@ -11,11 +11,10 @@ import java.util.Optional;
 import java.util.function.DoubleSupplier;
 
 /**
- * The rule of a wait for completion, in one place and nowhere else: given a saved wait, what one
- * poll saw (the set, or a failure) and the time, it says what to tell, when to poll next, or that
- * the wait has ended and why. It reads no clock, sends nothing and tells no one: {@link WaitLoop}
- * (blocking and async waits, one poll at a time) and formation-tracking's poll task carry its
- * decisions out, so a wait saved after any poll and resumed elsewhere decides the same.
+ * The rule of a wait for completion, in one place: given a saved wait, what one poll saw (the set,
+ * or a failure) and the time, it says what to tell, when to poll next, or that the wait has ended
+ * and why. It reads no clock, sends nothing and tells no one ({@link WaitLoop} carries its
+ * decisions out), so a wait saved after any poll and resumed elsewhere decides the same.
  *
  * <p>Its promises: no poll after the deadline; every wait ends at its deadline whatever the set's
  * state or the service's answers; no two polls closer than {@link #MIN_GAP}; that a set needs input
@@ -46,13 +45,28 @@ record WaitRule(PollOptions options, DoubleSupplier random, RetryPolicy retryPol
       RuntimeException end,
       InputNeededException needsInput,
       Instant endAt) {
-    Decision(
-        DocumentSet seen,
+    /** The wait goes on, or is complete, with this result. */
+    static Decision result(
+        PollResult.Kind kind,
+        WaitState after,
+        DocumentSet set,
         boolean changed,
-        PollResult result,
-        RuntimeException end,
+        FormationException failure,
         InputNeededException needsInput) {
-      this(seen, changed, result, end, needsInput, null);
+      PollResult result =
+          new PollResult(
+              kind,
+              after,
+              Optional.ofNullable(set),
+              Optional.ofNullable(failure),
+              after.nextPoll(),
+              changed);
+      return new Decision(set, changed, result, null, needsInput, null);
+    }
+
+    /** The wait ends with {@code end}, told at {@code endAt} if not null. */
+    static Decision end(DocumentSet seen, boolean changed, RuntimeException end, Instant endAt) {
+      return new Decision(seen, changed, null, end, null, endAt);
     }
   }
 
@@ -102,27 +116,15 @@ record WaitRule(PollOptions options, DoubleSupplier random, RetryPolicy retryPol
     return failure instanceof InvalidResponseException ? WaitState.INVALID : WaitState.OTHER;
   }
 
-  /** After a poll that read the set. */
   Decision afterPoll(WaitState wait, DocumentSet set, Instant now) {
     DocumentSetState state = set.state();
     boolean changed = !wait.sameState(state);
     if (state.isComplete()) {
       WaitState done = wait.polled(state, now, false, wait.interval(), now);
-      return new Decision(
-          set,
-          changed,
-          new PollResult(
-              PollResult.Kind.COMPLETE,
-              done,
-              Optional.of(set),
-              Optional.empty(),
-              done.nextPoll(),
-              changed),
-          null,
-          null);
+      return Decision.result(PollResult.Kind.COMPLETE, done, set, changed, null, null);
     }
     if (!now.isBefore(wait.deadline())) {
-      return new Decision(set, changed, null, Exceptions.pollTimeout(wait, set, changed), null);
+      return Decision.end(set, changed, Exceptions.pollTimeout(wait, set, changed), null);
     }
     InputNeededException needsInput = null;
     Instant pollBy = null;
@@ -138,15 +140,12 @@ record WaitRule(PollOptions options, DoubleSupplier random, RetryPolicy retryPol
       } else if (now.isBefore(graceEnd)) {
         pollBy = graceEnd;
       } else {
+        String since = wait.lastSubmission().isPresent() ? "the last submission" : "the wait began";
         needsInput =
             Exceptions.inputNeeded(
                 set,
-                "still input_needed "
-                    + options.inputNeededGrace()
-                    + (wait.lastSubmission().isPresent()
-                        ? " after the last submission"
-                        : " after the wait began")
-                    + ": submit its forms, then wait again");
+                "still input_needed %s after %s: submit its forms, then wait again"
+                    .formatted(options.inputNeededGrace(), since));
       }
     }
     // Moving on ends an episode of needing input; the first poll that finds it needed tells it.
@@ -158,18 +157,7 @@ record WaitRule(PollOptions options, DoubleSupplier random, RetryPolicy retryPol
             : changed ? PollResult.Kind.CHANGED : PollResult.Kind.UNCHANGED;
     Schedule next = schedule(wait, now, Duration.ZERO, pollBy);
     WaitState after = wait.polled(state, now, told || tellNow, next.interval, next.at);
-    return new Decision(
-        set,
-        changed,
-        new PollResult(
-            kind,
-            after,
-            Optional.of(set),
-            Optional.ofNullable(tellNow ? needsInput : null),
-            after.nextPoll(),
-            changed),
-        null,
-        needsInput);
+    return Decision.result(kind, after, set, changed, tellNow ? needsInput : null, needsInput);
   }
 
   /**
@@ -191,13 +179,13 @@ record WaitRule(PollOptions options, DoubleSupplier random, RetryPolicy retryPol
                 && !(failure instanceof NotFoundException)
                 && options.retryFailuresAfter().isPresent();
     if (!retried) {
-      return new Decision(null, false, null, failure, null);
+      return Decision.end(null, false, failure, null);
     }
     if (!now.isBefore(wait.deadline())) {
       // An answer of the service (a 503, say) says more than a poll that was not even sent.
       boolean notSent = failure instanceof NetworkException network && !network.requestSent();
       RuntimeException cause = notSent && earlier != null ? earlier : failure;
-      return new Decision(null, false, null, timeout(wait, cause), null);
+      return Decision.end(null, false, timeout(wait, cause), null);
     }
     Duration atLeast =
         !isTransient
@@ -209,20 +197,11 @@ record WaitRule(PollOptions options, DoubleSupplier random, RetryPolicy retryPol
     WaitState after = wait.failed(code(failure), now, next.interval, next.at);
     if (pollAt(after, after.nextPoll(), after.nextPoll()) == null) {
       // No poll fits before the deadline: the wait ends there, and this failure is why.
-      return new Decision(null, false, null, timeout(wait, failure), null, wait.deadline());
+      return Decision.end(null, false, timeout(wait, failure), wait.deadline());
     }
-    return new Decision(
-        null,
-        false,
-        new PollResult(
-            isTransient ? PollResult.Kind.FAILED_TRANSIENTLY : PollResult.Kind.FAILED,
-            after,
-            Optional.empty(),
-            Optional.of((FormationException) failure),
-            after.nextPoll(),
-            false),
-        null,
-        null);
+    PollResult.Kind kind =
+        isTransient ? PollResult.Kind.FAILED_TRANSIENTLY : PollResult.Kind.FAILED;
+    return Decision.result(kind, after, null, false, (FormationException) failure, null);
   }
 
   private record Schedule(Instant at, Duration interval) {}

@@ -11,10 +11,10 @@ import java.util.Optional;
 
 /**
  * How far a wait for completion has got, as a small immutable value that outlives the process: save
- * {@link #encode()} where you keep the document set (a column, a task's data, a CLI argument),
- * restore it with {@link #decode(String)} after a restart or on another instance, and the wait goes
- * on as if it had never stopped: the same grace for {@code input_needed}, the same backoff, the
- * same deadline.
+ * {@link #encode()} where you keep the document set, restore it with {@link #decode(String)} after
+ * a restart or on another instance, and the wait goes on as if it had never stopped: the same grace
+ * for {@code input_needed}, the same backoff, the same deadline. Its instants are wall-clock, to
+ * the millisecond (a process's monotonic clock means nothing to another one).
  *
  * <pre>{@code
  * WaitState wait = client.documentSets().startWait(set.id(), options);
@@ -23,19 +23,6 @@ import java.util.Optional;
  * WaitState saved = WaitState.decode(store.load(id));
  * DocumentSet done = client.documentSets().awaitCompletion(saved, options);
  * }</pre>
- *
- * <p>Or poll one step at a time, from a scheduler of your own, saving each step's wait:
- *
- * <pre>{@code
- * PollResult result = client.documentSets().poll(WaitState.decode(saved), options);
- * store.save(id, result.waitState().encode());
- * scheduler.runAt(result.nextPollAt(), () -> pollAgain(id));
- * }</pre>
- *
- * <p>It holds the document set's id, when the wait began and its deadline, the current interval
- * between polls, the last state seen, the last accepted submission of the set's forms, the number
- * of polls, and when the last poll was made and the next one is due, all as wall-clock instants to
- * the millisecond (a process's monotonic clock means nothing to another one).
  *
  * <p>The {@code input_needed} rule: a service takes a submission up asynchronously, so a set may
  * read {@code input_needed} for a while after its forms were accepted. A wait keeps polling such a
@@ -46,12 +33,10 @@ import java.util.Optional;
  * {@link #withSubmission(Instant)}. A wait tells that a set needs input once per episode ({@link
  * PollResult.Kind#INPUT_NEEDED}), and again only after the set moved on or a submission was told.
  *
- * <p>The string form is versioned ({@code w1.} to {@code w3.} today; {@code w3.} only for a wait
- * that carries a trace context): later versions of the SDK read every earlier form, and this one
- * refuses a later form with a message saying so. It is about 100 bytes for a typical id (about 170
- * with a trace context), at most 2,048 characters for any wait (an id longer than 1,024 characters
- * once escaped is refused), and holds no secret (no token, no URL), only the id, times and the
- * trace context.
+ * <p>The string form is versioned: later versions of the SDK read every earlier form, and this one
+ * refuses a later form with a message saying so. It is at most 2,048 characters (an id longer than
+ * 1,024 characters once escaped is refused) and holds no secret, only the id, times and the trace
+ * context.
  */
 public final class WaitState {
   // Epoch milliseconds, as saved: each of thousands of parked waits is one small object.
@@ -100,14 +85,13 @@ public final class WaitState {
       String trace) {
     this.setId = Origins.requireId("document set id", setId);
     this.started = WaitCodec.inRange("start", started);
-    this.deadline = deadline == NO_DEADLINE ? NO_DEADLINE : WaitCodec.inRange("deadline", deadline);
+    this.deadline = deadline == NO_DEADLINE ? deadline : WaitCodec.inRange("deadline", deadline);
     if (interval < 1 || interval > Time.FOREVER.toMillis()) {
       throw Port.invalid("interval must be 1 ms to 100 years, was " + interval);
     }
     this.interval = interval;
     this.lastState = lastState == null ? null : WaitCodec.stored(lastState);
-    this.lastSubmission =
-        lastSubmission == NONE ? NONE : WaitCodec.inRange("last submission", lastSubmission);
+    this.lastSubmission = optional("last submission", lastSubmission);
     this.movedOn = movedOn;
     this.inputNeededTold = inputNeededTold;
     if (lastFailure < OTHER || lastFailure > 599) {
@@ -118,9 +102,9 @@ public final class WaitState {
       throw Port.invalid("polls must not be negative, was " + polls);
     }
     this.polls = polls;
-    this.lastPoll = lastPoll == NONE ? NONE : WaitCodec.inRange("last poll", lastPoll);
+    this.lastPoll = optional("last poll", lastPoll);
     this.nextPoll = WaitCodec.inRange("next poll", nextPoll);
-    this.stateSince = stateSince == NONE ? NONE : WaitCodec.inRange("state since", stateSince);
+    this.stateSince = optional("state since", stateSince);
     if (trace != null && !WaitCodec.saveableTrace(trace)) {
       throw Port.invalid("the trace context is not " + LONGEST_TRACE + " printable ASCII or fewer");
     }
@@ -130,10 +114,11 @@ public final class WaitState {
     }
   }
 
-  /**
-   * A wait that begins now: nothing seen yet, its first poll due now; {@code trace} is the saved
-   * context of the span that created the set, or null (one that cannot be saved is left out).
-   */
+  private static long optional(String name, long milli) {
+    return milli == NONE ? NONE : WaitCodec.inRange(name, milli);
+  }
+
+  /** A wait that begins now; a {@code trace} (or null) that cannot be saved is left out. */
   static WaitState start(
       String setId, Instant now, PollOptions options, Instant lastSubmission, String trace) {
     WaitCodec.saveableId(setId);
@@ -191,7 +176,7 @@ public final class WaitState {
         movedOn,
         told,
         failure,
-        plusOne(),
+        polls == Integer.MAX_VALUE ? polls : polls + 1,
         WaitCodec.ceilMillis(at),
         next.toEpochMilli(),
         since,
@@ -221,19 +206,10 @@ public final class WaitState {
         trace);
   }
 
-  private int plusOne() {
-    return polls == Integer.MAX_VALUE ? polls : polls + 1;
-  }
-
   /**
-   * This wait, told of a submission of the set's forms the service accepted at that time (made by
-   * another process, say): the {@code input_needed} grace counts from it, and a set that still
-   * needs input after it is reported again. A time before the last known submission changes
-   * nothing.
-   *
-   * <pre>{@code
-   * WaitState wait = WaitState.decode(saved).withSubmission(submittedAt);
-   * }</pre>
+   * This wait, told of a submission of the set's forms the service accepted then (made by another
+   * process, say): the {@code input_needed} grace counts from it, and a set that still needs input
+   * after it is reported again. A time before the last known submission changes nothing.
    *
    * @param acceptedAt when the service accepted the submission
    * @return the wait with the submission
@@ -258,8 +234,8 @@ public final class WaitState {
   }
 
   /**
-   * {@return when the wait gives up with {@link PollTimeoutException}; {@link Instant#MAX} for a
-   * wait without a deadline (a timeout of about a hundred years or more)}
+   * {@return when the wait gives up with {@link PollTimeoutException}, or {@link Instant#MAX} for a
+   * wait that never does}
    */
   public Instant deadline() {
     return deadline == NO_DEADLINE ? Instant.MAX : Instant.ofEpochMilli(deadline);
@@ -284,11 +260,7 @@ public final class WaitState {
     return lastState != null && lastState.equals(WaitCodec.stored(state));
   }
 
-  /**
-   * {@return when the service last accepted a submission of the set's forms, as far as this wait
-   * knows (made through the client that started it, or told with {@link #withSubmission}); the
-   * {@code input_needed} grace counts from it}
-   */
+  /** {@return the last accepted submission of the set's forms this wait knows of} */
   public Optional<Instant> lastSubmission() {
     return Optional.ofNullable(instant(lastSubmission));
   }
@@ -304,9 +276,8 @@ public final class WaitState {
   }
 
   /**
-   * {@return the saved context of the span that created the document set (a W3C {@code
-   * traceparent}), when the set was created through a client with a {@link FormationTracer}: each
-   * later poll and the completion link to it}
+   * {@return the W3C {@code traceparent} of the span that created the set through a client with a
+   * {@link FormationTracer}, which each later poll links to}
    */
   public Optional<String> traceContext() {
     return Optional.ofNullable(trace);
@@ -323,11 +294,8 @@ public final class WaitState {
   }
 
   /**
-   * The wait as a compact string (about 100 bytes for a typical id, at most 2,048 characters; ASCII
-   * letters, digits and {@code . _ - %}, safe in a URL, a shell argument or a database column),
-   * read back by {@link #decode(String)} in this or any later version of the SDK.
-   *
-   * @return the string form
+   * {@return the wait as a compact string of ASCII letters, digits and {@code . _ - %}, which
+   * {@link #decode(String)} reads back in this or any later version of the SDK}
    */
   public String encode() {
     return WaitCodec.encode(this);
@@ -335,10 +303,6 @@ public final class WaitState {
 
   /**
    * Reads a wait saved with {@link #encode()}, by this or an earlier version of the SDK.
-   *
-   * <pre>{@code
-   * WaitState wait = WaitState.decode(row.getString("wait"));
-   * }</pre>
    *
    * @param encoded the string form
    * @return the wait
