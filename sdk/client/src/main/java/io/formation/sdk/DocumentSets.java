@@ -162,7 +162,7 @@ public final class DocumentSets {
    * @param params the template and the further body fields
    */
   public DocumentSet create(CreateDocumentSetParams params) {
-    return transport.send(createRequest(params), Requests::documentSet);
+    return transport.send(createRequest(params), DocumentSets::documentSet);
   }
 
   /**
@@ -171,7 +171,7 @@ public final class DocumentSets {
    * @param params the template and the further body fields
    */
   public CompletableFuture<DocumentSet> createAsync(CreateDocumentSetParams params) {
-    return transport.sendAsync(createRequest(params), Requests::documentSet);
+    return transport.sendAsync(createRequest(params), DocumentSets::documentSet);
   }
 
   /**
@@ -180,7 +180,7 @@ public final class DocumentSets {
    * @param id the document set's id
    */
   public DocumentSet get(String id) {
-    return transport.send(getRequest(id), Requests::documentSet);
+    return transport.send(getRequest(id), DocumentSets::documentSet);
   }
 
   /**
@@ -189,7 +189,7 @@ public final class DocumentSets {
    * @param id the document set's id
    */
   public CompletableFuture<DocumentSet> getAsync(String id) {
-    return transport.sendAsync(getRequest(id), Requests::documentSet);
+    return transport.sendAsync(getRequest(id), DocumentSets::documentSet);
   }
 
   /**
@@ -362,7 +362,12 @@ public final class DocumentSets {
         .as(Operation.named("DocumentSets.get").onSet(id));
   }
 
+  /** How an answer reads as a set, for the calls here and the polls of a wait. */
+  static DocumentSet documentSet(JsonResponse response) {
+    return Wire.documentSet(response.body());
+  }
+
   private static ApiResponse<DocumentSet> withResponse(JsonResponse response) {
-    return ApiResponse.of(response, Requests.documentSet(response));
+    return ApiResponse.of(response, documentSet(response));
   }
 }

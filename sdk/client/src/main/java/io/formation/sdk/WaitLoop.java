@@ -126,7 +126,7 @@ final class WaitLoop {
     WaitRule.Decision pollOnce(WaitState wait, FormationException lastFailure) {
       DocumentSet set;
       try {
-        set = transport.send(pollRequest(wait), Requests::documentSet);
+        set = transport.send(pollRequest(wait), DocumentSets::documentSet);
       } catch (FormationException e) {
         if (Thread.currentThread().isInterrupted()) {
           throw e;
@@ -211,7 +211,7 @@ final class WaitLoop {
         AsyncOperation<?> operation,
         Consumer<WaitRule.Decision> then) {
       CompletableFuture<DocumentSet> sent =
-          transport.sendAsyncStep(pollRequest(wait), Requests::documentSet);
+          transport.sendAsyncStep(pollRequest(wait), DocumentSets::documentSet);
       if (!operation.track(sent)) {
         return;
       }
