@@ -5,7 +5,6 @@ import io.formation.sdk.internal.guards.Origins;
 import io.formation.sdk.internal.time.Time;
 import io.formation.sdk.model.DocumentSetState;
 import java.io.ByteArrayOutputStream;
-import java.net.URLEncoder;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -40,6 +39,8 @@ final class WaitCodec {
 
   // The fields of each format, its version included; a later format adds its own at the end.
   private static final int[] FIELDS = {0, 11, 12, 14};
+
+  private static final HexFormat UPPER_HEX = HexFormat.of().withUpperCase();
 
   private WaitCodec() {}
 
@@ -243,11 +244,15 @@ final class WaitCodec {
 
   /** Percent-encodes UTF-8 bytes outside {@code A-Z a-z 0-9 _ -}: the separator never occurs. */
   static String escape(String text) {
-    // URL encoding, but for the three characters it writes otherwise: space as +, * and . as is.
-    return URLEncoder.encode(text, StandardCharsets.UTF_8)
-        .replace("+", "%20")
-        .replace("*", "%2A")
-        .replace(".", "%2E");
+    StringBuilder out = new StringBuilder(text.length());
+    for (byte b : text.getBytes(StandardCharsets.UTF_8)) {
+      if (unreserved(b)) {
+        out.append((char) b);
+      } else {
+        out.append('%').append(UPPER_HEX.toHexDigits(b));
+      }
+    }
+    return out.toString();
   }
 
   private static boolean unreserved(int c) {
