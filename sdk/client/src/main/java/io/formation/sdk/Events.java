@@ -16,7 +16,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 import okhttp3.Headers;
 
 /**
@@ -54,18 +53,20 @@ final class Events implements Port {
 
   @Override
   public Call callStarted(ApiRequest request) {
-    return new Reported(
-        request, tracer == null ? null : traced(() -> tracer.startCall(call(request.operation()))));
+    FormationTracer.CallSpan span = null;
+    if (tracer != null) {
+      try {
+        span = tracer.startCall(call(request.operation()));
+      } catch (Throwable e) {
+        tracerThrew(e);
+      }
+    }
+    return new Reported(request, span);
   }
 
-  /** What the tracer gave, or null if it threw: logged, never the call's failure. */
-  private <T> T traced(Supplier<T> tracing) {
-    try {
-      return tracing.get();
-    } catch (Throwable e) {
-      log.log(Level.WARNING, "a FormationTracer threw " + e, null);
-      return null;
-    }
+  /** A tracer's failure is logged, never the call's. */
+  private void tracerThrew(Throwable e) {
+    log.log(Level.WARNING, "a FormationTracer threw " + e, null);
   }
 
   private static FormationTracer.Call call(Operation operation) {
@@ -95,13 +96,17 @@ final class Events implements Port {
       }
       AttemptEvent event = event(attempt, maxAttempts, null, 0);
       each(each -> each.attemptStarted(event));
-      FormationTracer.AttemptSpan started =
-          span == null ? null : traced(() -> span.startAttempt(event));
-      if (started == null) {
+      if (span == null) {
         return Map.of();
       }
-      attemptSpan = started;
-      return Optional.ofNullable(traced(() -> sendable(started.headers()))).orElse(Map.of());
+      try {
+        FormationTracer.AttemptSpan started = span.startAttempt(event);
+        attemptSpan = started;
+        return sendable(started.headers());
+      } catch (Throwable e) {
+        tracerThrew(e);
+        return Map.of();
+      }
     }
 
     @Override
