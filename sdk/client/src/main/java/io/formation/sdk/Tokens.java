@@ -21,10 +21,17 @@ final class Tokens implements Supplier<String> {
     return new Fixed(token);
   }
 
-  private record Fixed(String token) implements TokenProvider {
+  // A class, not a record: neither equality nor the hash code may come from the secret.
+  private static final class Fixed implements TokenProvider {
+    private final String token;
+
+    Fixed(String token) {
+      this.token = token;
+    }
+
     @Override
-    public String toString() {
-      return "Fixed[token=hidden]";
+    public String token() {
+      return token;
     }
   }
 }
