@@ -122,9 +122,10 @@ public final class PollOptions {
 
   /**
    * {@return the pause after a poll that failed in a way that does not pass by itself (400, 401,
-   * 403, not a document set) before the wait polls again; empty (the default) ends the wait} A
-   * failure that lasts until the deadline is the cause of the {@link PollTimeoutException}; a set
-   * the service does not know (404) always ends the wait.
+   * 403, not a document set) before the wait polls again; empty (the default) ends the wait} Such a
+   * poll's result is {@link PollResult.Kind#FAILED}. Never past the deadline: a failure that lasts
+   * until then is the cause of the {@link PollTimeoutException}. A set the service does not know
+   * (404) always ends the wait.
    */
   public Optional<Duration> retryFailuresAfter() {
     return Optional.ofNullable(settings.retryFailuresAfter);

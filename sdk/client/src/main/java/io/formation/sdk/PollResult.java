@@ -56,7 +56,10 @@ public record PollResult(
      * that find it still needing input are {@link #UNCHANGED}.
      */
     INPUT_NEEDED,
-    /** The poll failed in a way that may pass (network, 408, 429, 5xx); the wait goes on. */
+    /**
+     * The poll failed in a way that may pass (network, 408, 429, 5xx) after the transport's own
+     * retries; the wait goes on, honouring any {@code Retry-After}.
+     */
     FAILED_TRANSIENTLY,
     /**
      * The poll failed in a way that does not pass by itself (400, 401, 403, not a document set);
@@ -70,8 +73,8 @@ public record PollResult(
    *
    * @param kind what happened
    * @param waitState the wait after this poll
-   * @param set the set as read
-   * @param failure the failure, or why input is needed
+   * @param set the set as read; empty when the poll failed
+   * @param failure the failure ridden through, or why input is needed; else empty
    * @param nextPollAt when to poll next
    * @param stateChanged whether the set read is in a new state
    */

@@ -55,8 +55,8 @@ public class PollTimeoutException extends FormationException {
 
   /**
    * {@return the last document set seen before the deadline; empty if no poll succeeded} Unless the
-   * poll that ended the wait read it ({@link #stateChanged()}), only its id and state are known: a
-   * saved wait keeps no more.
+   * poll that ended the wait read it ({@link #stateChanged()}), only its id and state are known (no
+   * app link, and its {@code raw()} is a missing node): a saved wait keeps no more.
    */
   public Optional<DocumentSet> lastSeen() {
     return Optional.ofNullable(lastSeen);

@@ -33,10 +33,11 @@ import java.util.Optional;
  * {@link #withSubmission(Instant)}. A wait tells that a set needs input once per episode ({@link
  * PollResult.Kind#INPUT_NEEDED}), and again only after the set moved on or a submission was told.
  *
- * <p>The string form is versioned: later versions of the SDK read every earlier form, and this one
- * refuses a later form with a message saying so. It is at most 2,048 characters (an id longer than
- * 1,024 characters once escaped is refused) and holds no secret, only the id, times and the trace
- * context.
+ * <p>The string form is versioned ({@code w1.} to {@code w3.}; {@code w3.} only for a wait that
+ * carries a trace context): later versions of the SDK read every earlier form, and this one refuses
+ * a later form with a message saying so. It is about 100 bytes for a typical id (about 170 with a
+ * trace context), at most 2,048 characters (an id longer than 1,024 characters once escaped is
+ * refused), and holds no secret, only the id, times and the trace context.
  */
 public final class WaitState {
   // Epoch milliseconds, as saved: each of thousands of parked waits is one small object.
@@ -260,7 +261,10 @@ public final class WaitState {
     return lastState != null && lastState.equals(WaitCodec.stored(state));
   }
 
-  /** {@return the last accepted submission of the set's forms this wait knows of} */
+  /**
+   * {@return the last accepted submission of the set's forms this wait knows of (made through the
+   * client that started it, or told with {@link #withSubmission}); the grace counts from it}
+   */
   public Optional<Instant> lastSubmission() {
     return Optional.ofNullable(instant(lastSubmission));
   }
@@ -277,7 +281,7 @@ public final class WaitState {
 
   /**
    * {@return the W3C {@code traceparent} of the span that created the set through a client with a
-   * {@link FormationTracer}, which each later poll links to}
+   * {@link FormationTracer}, which each later poll and the completion link to}
    */
   public Optional<String> traceContext() {
     return Optional.ofNullable(trace);
@@ -294,8 +298,9 @@ public final class WaitState {
   }
 
   /**
-   * {@return the wait as a compact string of ASCII letters, digits and {@code . _ - %}, which
-   * {@link #decode(String)} reads back in this or any later version of the SDK}
+   * {@return the wait as a compact string of ASCII letters, digits and {@code . _ - %} (safe in a
+   * URL, a shell argument or a database column), which {@link #decode(String)} reads back in this
+   * or any later version of the SDK}
    */
   public String encode() {
     return WaitCodec.encode(this);
