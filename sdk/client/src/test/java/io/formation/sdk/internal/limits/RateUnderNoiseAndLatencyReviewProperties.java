@@ -28,8 +28,7 @@ class RateUnderNoiseAndLatencyReviewProperties {
       @ForAll @IntRange(min = 1, max = 300) int slowest,
       @ForAll @IntRange(min = 5, max = 40) int cleanSeconds,
       @ForAll @LongRange(min = 1, max = 1_000_000) long seed) {
-    RateUnderNoiseAndLatencyReviewTest.Service service =
-        new RateUnderNoiseAndLatencyReviewTest().new Service(seed);
+    SecondReviewHarness.Service service = RateUnderNoiseAndLatencyReviewTest.service(seed);
     service.limit = limit;
     service.maxLatencyMs = slowest;
     service.serve(Duration.ofSeconds(cleanSeconds));
@@ -57,8 +56,7 @@ class RateUnderNoiseAndLatencyReviewProperties {
       @ForAll @IntRange(min = 1, max = 300) int slowest,
       @ForAll @IntRange(min = 5, max = 60) int cleanSeconds,
       @ForAll @LongRange(min = 1, max = 1_000_000) long seed) {
-    RateUnderNoiseAndLatencyReviewTest.Service service =
-        new RateUnderNoiseAndLatencyReviewTest().new Service(seed);
+    SecondReviewHarness.Service service = RateUnderNoiseAndLatencyReviewTest.service(seed);
     service.offered = offered;
     service.maxLatencyMs = slowest;
     service.serve(Duration.ofSeconds(cleanSeconds));

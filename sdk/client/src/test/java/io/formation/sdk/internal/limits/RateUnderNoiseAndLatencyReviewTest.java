@@ -1,14 +1,10 @@
 package io.formation.sdk.internal.limits;
 
 import static io.formation.sdk.internal.limits.RatePromisesReviewTest.answer;
-import static io.formation.sdk.internal.limits.RatePromisesReviewTest.create;
-import static io.formation.sdk.internal.limits.RatePromisesReviewTest.go;
 import static io.formation.sdk.internal.limits.RatePromisesReviewTest.perSecond;
 import static io.formation.sdk.internal.limits.RatePromisesReviewTest.sum;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.formation.sdk.TestFailures;
-import io.formation.sdk.internal.Port;
 import io.formation.sdk.internal.time.Sleeper;
 import io.formation.sdk.internal.time.TestSleepers;
 import io.formation.sdk.internal.time.Ticker;
@@ -16,13 +12,9 @@ import io.formation.sdk.internal.time.Time;
 import io.formation.sdk.internal.transport.ApiRequest;
 import io.formation.sdk.internal.transport.CallOptions;
 import io.formation.testkit.FakeTime;
-import java.io.IOException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.PriorityQueue;
 import java.util.Random;
-import java.util.concurrent.CompletableFuture;
 import okhttp3.HttpUrl;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -49,100 +41,15 @@ class RateUnderNoiseAndLatencyReviewTest {
     return new RetryPolicy(2, Duration.ofMinutes(1), Duration.ZERO, time(() -> draw));
   }
 
-  Throttle throttle(long seed) {
-    Random random = new Random(seed);
-    return new Throttle(time(random::nextDouble), policy(1.0), (Port) TestFailures.INSTANCE, 0, 0);
-  }
-
   static ApiRequest poll(long deadline) {
     return ApiRequest.get(SET, ApiRequest.ANY_JSON, CallOptions.NONE).asPoll(deadline);
   }
 
-  /**
-   * One client against a service limited by a token bucket (none when {@code limit} is infinite),
-   * which also refuses a share {@code noise} of requests whatever the rate. The client offers
-   * {@code offered} calls a second (or keeps {@code 100} waiting when infinite); each answer comes
-   * after a latency drawn from {@code minLatencyMs} to {@code maxLatencyMs}.
-   */
-  final class Service {
-    double limit = Double.POSITIVE_INFINITY;
-    double burst = 100;
-    double tokens = 100;
-    double noise;
-    String noiseRetryAfter = "0";
-    String limitRetryAfter = "1";
-    double offered = Double.POSITIVE_INFINITY;
-    int minLatencyMs = 1;
-    int maxLatencyMs = 1;
-    final Random random;
-    final Throttle throttle;
-    long refilled = time.nanoTime();
-    double owed;
-    final List<CompletableFuture<IOException>> waiting = new ArrayList<>();
-
-    record Flight(long at, long sentAt) {}
-
-    final PriorityQueue<Flight> inFlight =
-        new PriorityQueue<>((a, b) -> Long.compare(a.at(), b.at()));
-    double lowestRate = Double.POSITIVE_INFINITY;
-
-    Service(long seed) {
-      random = new Random(seed);
-      throttle = throttle(seed * 31);
-    }
-
-    /** Answered and refused calls of each second. */
-    List<int[]> serve(Duration during) {
-      List<int[]> seconds = new ArrayList<>();
-      for (long ms = 0; ms < during.toMillis(); ms++) {
-        if (ms % 1_000 == 0) {
-          seconds.add(new int[2]);
-        }
-        if (offered == Double.POSITIVE_INFINITY) {
-          while (waiting.size() < 100) {
-            waiting.add(go(throttle, create()));
-          }
-        } else {
-          owed += offered / 1_000;
-          for (; owed >= 1; owed--) {
-            waiting.add(go(throttle, create()));
-          }
-        }
-        time.advance(Duration.ofMillis(1));
-        long now = time.nanoTime();
-        if (limit != Double.POSITIVE_INFINITY) {
-          tokens = Math.min(burst, tokens + (now - refilled) * limit / 1e9);
-        }
-        refilled = now;
-        for (var it = waiting.iterator(); it.hasNext(); ) {
-          CompletableFuture<IOException> turn = it.next();
-          if (turn.isDone()) {
-            it.remove();
-            if (!turn.isCompletedExceptionally()) {
-              int latency = minLatencyMs + random.nextInt(maxLatencyMs - minLatencyMs + 1);
-              inFlight.add(new Flight(now - 1_000_000L + latency * 1_000_000L, now - 1_000_000L));
-            }
-          }
-        }
-        int[] second = seconds.get(seconds.size() - 1);
-        while (!inFlight.isEmpty() && inFlight.peek().at() <= now) {
-          long sentAt = inFlight.poll().sentAt();
-          if (random.nextDouble() < noise) {
-            second[1]++;
-            throttle.observe(create(), answer(429, noiseRetryAfter), sentAt);
-          } else if (limit == Double.POSITIVE_INFINITY || tokens >= 1) {
-            tokens--;
-            second[0]++;
-            throttle.observe(create(), answer(200, null), sentAt);
-          } else {
-            second[1]++;
-            throttle.observe(create(), answer(429, limitRetryAfter), sentAt);
-          }
-        }
-        lowestRate = Math.min(lowestRate, throttle.rate(SET));
-      }
-      return seconds;
-    }
+  /** The shared simulated service, one client keeping 100 calls waiting, on a clock of its own. */
+  static SecondReviewHarness.Service service(long seed) {
+    Random random = new Random(seed * 31);
+    SecondReviewHarness harness = new SecondReviewHarness(random::nextDouble);
+    return harness.new Service(seed, harness.throttle(0, 0));
   }
 
   // --- A poll's retry stays at least MIN_GAP after the failed poll ---
@@ -164,7 +71,7 @@ class RateUnderNoiseAndLatencyReviewTest {
   @CsvSource({"0.03, 0", "0.03, 1", "0.03, 5", "0.05, 1"})
   void noiseThatStartsAfterALimitWasFoundDoesNotRatchetTheRateFarUnderTheLimit(
       double share, String retryAfter) {
-    Service service = new Service(5);
+    SecondReviewHarness.Service service = service(5);
     service.limit = 1_000;
     // Twenty clean seconds: the limit is found, the noise measured as none.
     service.serve(Duration.ofSeconds(20));
@@ -196,7 +103,7 @@ class RateUnderNoiseAndLatencyReviewTest {
   }
 
   void probedWithUnderFivePercentRefused(double limit, int fastest, int slowest) {
-    Service service = new Service(3);
+    SecondReviewHarness.Service service = service(3);
     service.limit = limit;
     service.minLatencyMs = fastest;
     service.maxLatencyMs = slowest;
@@ -215,7 +122,7 @@ class RateUnderNoiseAndLatencyReviewTest {
 
   @Test
   void aLimitThatDropsFourfoldIsFollowedAtSeventyPercentOrMoreWhenAnswersTake300Milliseconds() {
-    Service service = new Service(9);
+    SecondReviewHarness.Service service = service(9);
     service.limit = 2_000;
     service.minLatencyMs = 300;
     service.maxLatencyMs = 300;
