@@ -38,10 +38,7 @@ public record CreateDocumentSetParams(
    * @param idempotencyKey the {@code Idempotency-Key} of this one create, or null
    */
   public CreateDocumentSetParams {
-    Objects.requireNonNull(template, "template");
-    if (template.isBlank()) {
-      throw Port.invalid("template must not be blank");
-    }
+    Checks.notBlank("template", template);
     if (extraFields.containsKey("template")) {
       throw Port.invalid("set the template with of(template), not as a field");
     }
