@@ -1,8 +1,8 @@
 package io.formation.sdk;
 
+import io.formation.sdk.internal.guards.Checks;
 import io.formation.sdk.internal.transport.JsonResponse;
 import io.formation.sdk.internal.transport.RequestIds;
-import java.util.Objects;
 import java.util.Optional;
 import okhttp3.Headers;
 
@@ -32,9 +32,7 @@ public record ApiResponse<T>(T value, int statusCode, Headers headers, Optional<
    * @param requestId the service's {@code Request-Id} or {@code X-Request-Id}, if it sent one
    */
   public ApiResponse {
-    Objects.requireNonNull(value, "value");
-    Objects.requireNonNull(headers, "headers");
-    Objects.requireNonNull(requestId, "requestId");
+    Checks.nonNull("value headers requestId", value, headers, requestId);
   }
 
   static <T> ApiResponse<T> of(JsonResponse response, T value) {
