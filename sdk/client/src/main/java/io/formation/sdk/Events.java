@@ -218,12 +218,13 @@ final class Events implements Port {
     each(each -> each.stateChanged(change));
   }
 
-  void waitEnded(String id, String how, int polls, Duration took) {
+  void waitEnded(WaitState wait, String how, int polls, Instant now) {
     if (log.on(Level.DEBUG)) {
+      Duration took = Duration.between(wait.started(), now);
       log.log(
           Level.DEBUG,
           "wait for document set %s ended: %s after %s %s in %s"
-              .formatted(id, how, polls, polls == 1 ? "poll" : "polls", seconds(took)),
+              .formatted(wait.setId(), how, polls, polls == 1 ? "poll" : "polls", seconds(took)),
           null);
     }
   }

@@ -275,21 +275,14 @@ final class WaitLoop {
         throw ended(wait, decision.end());
       }
       if (decision.result().kind() == PollResult.Kind.COMPLETE) {
-        events.waitEnded(
-            wait.setId(),
-            "complete",
-            wait.polls() + 1,
-            Duration.between(wait.started(), time.now()));
+        events.waitEnded(wait, "complete", wait.polls() + 1, time.now());
       }
       return decision.result();
     }
 
     RuntimeException ended(WaitState wait, RuntimeException end) {
       events.waitEnded(
-          wait.setId(),
-          end.getClass().getSimpleName() + ": " + end.getMessage(),
-          wait.polls(),
-          Duration.between(wait.started(), time.now()));
+          wait, end.getClass().getSimpleName() + ": " + end.getMessage(), wait.polls(), time.now());
       return end;
     }
 
