@@ -85,13 +85,12 @@ public record CreateDocumentSetParams(
   }
 
   /**
-   * A copy whose create, and its retries alone, carry this {@code Idempotency-Key}. Give a key your
-   * system already has for this one formation (an order id, say), so that a create repeated after a
-   * crash or a lost answer is the same request to a service that honours the header. Without one,
-   * each create call makes its own.
+   * {@return a copy whose create, and its retries alone, carry this {@code Idempotency-Key}} Give a
+   * key your system already has for this one formation (an order id, say), so that a create
+   * repeated after a crash or a lost answer is the same request to a service that honours the
+   * header. Without one, each create call makes its own.
    *
    * @param key the key, 1 to 255 characters a header may carry
-   * @return a copy with the key
    */
   public CreateDocumentSetParams withIdempotencyKey(String key) {
     return new CreateDocumentSetParams(template, extraFields, Objects.requireNonNull(key, "key"));

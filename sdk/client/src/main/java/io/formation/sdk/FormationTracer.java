@@ -55,10 +55,9 @@ public interface FormationTracer extends FormationListener {
   /** The span of one call. */
   interface CallSpan {
     /**
-     * An attempt of the call is about to be sent.
+     * {@return the span of an attempt of the call that is about to be sent}
      *
      * @param attempt the attempt; {@link AttemptEvent#attempt()} − 1 is its resend count
-     * @return the attempt's span
      */
     AttemptSpan startAttempt(AttemptEvent attempt);
 

@@ -16,12 +16,10 @@ public class NetworkException extends FormationException {
   }
 
   /**
-   * Whether the request was written to the network, so the service may have acted on it, which
-   * matters for a {@code create} or an action. False only when the SDK knows nothing was sent (the
-   * connection could not be made, or the server had closed the pooled one before the request went
-   * out): trying again then cannot do anything twice.
-   *
-   * @return whether the service may have received the request
+   * {@return whether the request was written to the network, so the service may have acted on it,
+   * which matters for a {@code create} or an action} False only when the SDK knows nothing was sent
+   * (the connection could not be made, or the server had closed the pooled one before the request
+   * went out): trying again then cannot do anything twice.
    */
   public boolean requestSent() {
     return requestSent;

@@ -30,9 +30,8 @@ public class UntrustedOriginException extends FormationException {
   }
 
   /**
-   * The refused origin, as {@code scheme://host:port}, or the scheme of a URL that is not http(s).
-   *
-   * @return the refused origin
+   * {@return the refused origin, as {@code scheme://host:port}, or the scheme of a URL that is not
+   * http(s)}
    */
   public String origin() {
     return origin;

@@ -24,10 +24,9 @@ public class ValidationException extends ApiException {
   }
 
   /**
-   * The error messages keyed by JSON Pointer ({@code ""} for errors about the whole document), in
-   * the order the service sent them; several messages for one field are joined with "; ".
-   *
-   * @return the messages by JSON Pointer
+   * {@return the error messages keyed by JSON Pointer ({@code ""} for errors about the whole
+   * document), in the order the service sent them; several messages for one field are joined with
+   * "; "}
    */
   public Map<String, String> messagesByPointer() {
     Map<String, String> messages = new LinkedHashMap<>();

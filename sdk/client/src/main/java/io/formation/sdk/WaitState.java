@@ -208,12 +208,11 @@ public final class WaitState {
   }
 
   /**
-   * This wait, told of a submission of the set's forms the service accepted then (made by another
-   * process, say): the {@code input_needed} grace counts from it, and a set that still needs input
-   * after it is reported again. A time before the last known submission changes nothing.
+   * {@return this wait, told of a submission of the set's forms the service accepted then (by
+   * another process, say)} The {@code input_needed} grace counts from it, and a set still needing
+   * input after it is reported again; a time before the last known submission changes nothing.
    *
    * @param acceptedAt when the service accepted the submission
-   * @return the wait with the submission
    */
   public WaitState withSubmission(Instant acceptedAt) {
     Objects.requireNonNull(acceptedAt, "acceptedAt");
@@ -307,10 +306,9 @@ public final class WaitState {
   }
 
   /**
-   * Reads a wait saved with {@link #encode()}, by this or an earlier version of the SDK.
+   * {@return the wait saved with {@link #encode()}, by this or an earlier version of the SDK}
    *
    * @param encoded the string form
-   * @return the wait
    * @throws IllegalArgumentException if the string is not a saved wait, saying what is wrong with
    *     it, or was written by a later version of the SDK
    */
