@@ -50,14 +50,11 @@ final class Submissions {
     if (action.method().equals("GET") || action.method().equals("HEAD")) {
       return;
     }
-    String setId = result.documentSet().map(DocumentSet::id).orElse(null);
-    if (setId == null) {
-      Owner owner = owner(action);
-      setId = owner == null ? null : owner.setId();
-    }
-    if (setId != null) {
-      lastBySet.put(setId, ticker.nanoTime());
-    }
+    result
+        .documentSet()
+        .map(DocumentSet::id)
+        .or(() -> Optional.ofNullable(owner(action)).map(Owner::setId))
+        .ifPresent(setId -> lastBySet.put(setId, ticker.nanoTime()));
   }
 
   /** {@return the set and form the action was listed with, or null if not known} */
