@@ -134,11 +134,9 @@ final class WaitCodec {
     int version = parseVersion(fields[0].substring(1));
     if (version > FORMAT) {
       throw invalid(
-          "it was written in format "
-              + version
-              + " by a later version of the SDK; this one reads formats up to "
-              + FORMAT
-              + ": upgrade the SDK",
+          ("it was written in format %s by a later version of the SDK; this one reads formats up"
+                  + " to %s: upgrade the SDK")
+              .formatted(version, FORMAT),
           null);
     }
     if (version < 1) {
