@@ -292,13 +292,7 @@ final class Events implements Port {
   public RuntimeException forStatus(
       ApiRequest request, int statusCode, Headers headers, String body, Duration retryAfter) {
     return Exceptions.forStatus(
-        request.method(),
-        request.url().toString(),
-        statusCode,
-        headers,
-        body,
-        Exceptions.errors(body),
-        retryAfter);
+        request.method(), request.url().toString(), statusCode, headers, body, retryAfter);
   }
 
   /** Never negative: a poll saved by an instance whose clock runs ahead can seem later than now. */

@@ -56,15 +56,9 @@ final class Exceptions {
   }
 
   static ApiException forStatus(
-      String method,
-      String url,
-      int status,
-      Headers headers,
-      String body,
-      List<ApiError> errors,
-      Duration retryAfter) {
+      String method, String url, int status, Headers headers, String body, Duration retryAfter) {
     return ByStatus.exception(
-        new ApiException.Answer(method, url, status, headers, body, errors), retryAfter);
+        new ApiException.Answer(method, url, status, headers, body, errors(body)), retryAfter);
   }
 
   /** The JSON:API {@code errors} of a body; empty for anything else. */
@@ -134,7 +128,6 @@ final class Exceptions {
               wait.lastFailure,
               Headers.of(),
               "",
-              List.of(),
               null);
     };
   }

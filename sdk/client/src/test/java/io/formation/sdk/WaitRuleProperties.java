@@ -271,13 +271,7 @@ class WaitRuleProperties {
             ? Headers.of()
             : Headers.of("Retry-After", Long.toString(failed.retryAfterSeconds()));
     return Exceptions.forStatus(
-        "GET",
-        "https://api.example/v1/document_sets/x",
-        failed.status(),
-        headers,
-        "",
-        List.of(),
-        null);
+        "GET", "https://api.example/v1/document_sets/x", failed.status(), headers, "", null);
   }
 
   private static RetryPolicy retryPolicy() {
