@@ -70,10 +70,8 @@ final class Submissions {
    * given wall clock}
    */
   Optional<Instant> last(String setId, Clock clock) {
-    Long at = lastBySet.get(setId);
-    return at == null
-        ? Optional.empty()
-        : Optional.of(clock.instant().minusNanos(ticker.nanoTime() - at));
+    return Optional.ofNullable(lastBySet.get(setId))
+        .map(at -> clock.instant().minusNanos(ticker.nanoTime() - at));
   }
 
   /** A thread-safe map that keeps the {@code capacity} entries used last. */
