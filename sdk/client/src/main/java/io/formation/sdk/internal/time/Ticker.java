@@ -16,8 +16,4 @@ public interface Ticker {
   default Duration until(long reading) {
     return Time.between(nanoTime(), reading);
   }
-
-  default Duration since(long reading) {
-    return Duration.ofNanos(nanoTime() - reading);
-  }
 }
