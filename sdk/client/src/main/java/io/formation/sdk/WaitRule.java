@@ -230,7 +230,7 @@ record WaitRule(PollOptions options, DoubleSupplier random, RetryPolicy retryPol
 
   static boolean isTransient(RuntimeException error) {
     return error instanceof NetworkException
-        || error instanceof ApiException api && RetryPolicy.ridesThrough(api.statusCode());
+        || error instanceof ApiException api && RetryPolicy.isTransient(api.statusCode());
   }
 
   private static Instant earlier(Instant a, Instant b) {

@@ -111,11 +111,6 @@ public final class RetryPolicy {
     return outcome.failure() == null && !PAUSES_ORIGIN.contains(outcome.statusCode());
   }
 
-  /** Whether a wait rides through a failed poll with this status to its next poll. */
-  public static boolean ridesThrough(int status) {
-    return isTransient(status);
-  }
-
   /** How long a wait holds its next poll after an answer: its honoured {@code Retry-After}. */
   public Duration waitAfter(Headers headers) {
     Duration asked = retryAfter(headers);
