@@ -37,7 +37,12 @@ record Responses(RetryPolicy retryPolicy, Port port, long maxResponseBytes) {
       throw network(request, attempts, outcome);
     }
     if (!outcome.isSuccess()) {
-      throw apiException(request, outcome);
+      throw port.forStatus(
+          request,
+          outcome.statusCode(),
+          outcome.headers(),
+          keptBody(outcome),
+          retryPolicy.retryAfter(outcome.headers()));
     }
     if (outcome.tooLarge()) {
       throw invalid(
@@ -95,15 +100,6 @@ record Responses(RetryPolicy retryPolicy, Port port, long maxResponseBytes) {
         outcome.redact(describe(request) + " returned " + outcome.statusCode() + " with " + what),
         outcome.statusCode(),
         keptBody(outcome));
-  }
-
-  private RuntimeException apiException(ApiRequest request, Outcome outcome) {
-    return port.forStatus(
-        request,
-        outcome.statusCode(),
-        outcome.headers(),
-        keptBody(outcome),
-        retryPolicy.retryAfter(outcome.headers()));
   }
 
   /** The body as an exception keeps it: redacted, and cut at {@link #KEPT_BODY_CHARS}. */
