@@ -190,14 +190,9 @@ public final class Wire {
     Optional<DocumentSet> documentSet = Optional.empty();
     if (resource.isObject()) {
       String type = resource.path("type").asText("");
-      boolean looksLikeForm =
-          type.equals("forms") || !field(resource, SCHEMA_FIELDS).isMissingNode();
-      boolean looksLikeSet =
-          type.equals("document_sets")
-              || (!looksLikeForm && !field(resource, STATE_FIELDS).isMissingNode());
-      if (looksLikeForm) {
+      if (type.equals("forms") || !field(resource, SCHEMA_FIELDS).isMissingNode()) {
         form = lenient(Wire::form, resource);
-      } else if (looksLikeSet) {
+      } else if (type.equals("document_sets") || !field(resource, STATE_FIELDS).isMissingNode()) {
         documentSet = lenient(Wire::documentSet, body);
       }
     }
