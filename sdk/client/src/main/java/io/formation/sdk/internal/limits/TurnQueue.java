@@ -274,48 +274,41 @@ abstract class TurnQueue {
       }
     }
     failed.forEach(turn -> turn.completeExceptionally(closed));
-    for (Turn turn : late) {
-      turn.completeExceptionally(late(turn.request));
-    }
+    late.forEach(turn -> turn.completeExceptionally(late(turn.request)));
     go.forEach(turn -> turn.complete(null));
     startRelease(next);
     startDeadline(deadline);
   }
 
   /** Takes the turn out of its queue's count, once; whether it was live. */
-  private boolean leave(Turn turn) {
-    synchronized (this) {
-      if (!turn.live) {
-        return false;
-      }
-      turn.live = false;
-      if (turn.request.isPoll()) {
-        if (--livePolls == 0) {
-          polls.clear();
-        }
-      } else if (--liveInteractive == 0) {
-        interactive.clear();
-      }
-      // Turns that left stay in the deadlines until reached, or until none is live; never more
-      // than the live ones again.
-      int live = liveInteractive + livePolls;
-      if (live == 0 || byDeadline.size() > 2 * live + 16) {
-        byDeadline.removeIf(queued -> !queued.live);
-      }
-      return true;
+  private synchronized boolean leave(Turn turn) {
+    if (!turn.live) {
+      return false;
     }
+    turn.live = false;
+    if (turn.request.isPoll()) {
+      if (--livePolls == 0) {
+        polls.clear();
+      }
+    } else if (--liveInteractive == 0) {
+      interactive.clear();
+    }
+    // Turns that left stay in the deadlines until reached, or until none is live; never more
+    // than the live ones again.
+    int live = liveInteractive + livePolls;
+    if (live == 0 || byDeadline.size() > 2 * live + 16) {
+      byDeadline.removeIf(queued -> !queued.live);
+    }
+    return true;
   }
 
   /** The next turn: the oldest interactive call, unless a poll waited the handicap longer. */
   private Turn next() {
     Turn call = interactive.peek();
     Turn poll = polls.peek();
-    if (call == null || poll == null) {
-      return call == null ? polls.poll() : interactive.poll();
-    }
-    return poll.queuedAt + POLL_HANDICAP.toNanos() - call.queuedAt < 0
-        ? polls.poll()
-        : interactive.poll();
+    boolean pollFirst =
+        call == null || poll != null && poll.queuedAt + POLL_HANDICAP.toNanos() - call.queuedAt < 0;
+    return pollFirst ? polls.poll() : interactive.poll();
   }
 
   /** A waiting call, from the pause to the queue: one object, which its timer wakes. */
