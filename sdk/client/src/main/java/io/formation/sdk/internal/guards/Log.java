@@ -86,10 +86,7 @@ public record Log(Logger logger, Level switched, PrintStream fallback) {
     if (safe.length() <= BODY_CHARS) {
       return safe;
     }
-    int end = BODY_CHARS;
-    if (Character.isHighSurrogate(safe.charAt(end - 1))) {
-      end--;
-    }
+    int end = Character.isHighSurrogate(safe.charAt(BODY_CHARS - 1)) ? BODY_CHARS - 1 : BODY_CHARS;
     return safe.substring(0, end) + "...(" + body.length + " bytes in all)";
   }
 }
