@@ -49,10 +49,9 @@ public final class Compatibility {
 
   /** Throws naming each library too old, with its Maven fix. */
   public static void check() {
-    List<String> problems = Found.PROBLEMS;
-    if (!problems.isEmpty()) {
+    if (!Found.PROBLEMS.isEmpty()) {
       throw Port.illegalState(
-          String.join(System.lineSeparator() + System.lineSeparator(), problems));
+          String.join(System.lineSeparator() + System.lineSeparator(), Found.PROBLEMS));
     }
   }
 
