@@ -23,10 +23,7 @@ public final class RetryPolicy {
   /** The least time between two polls of a wait, and between a poll and its backoff's retry. */
   public static final Duration MIN_GAP = Duration.ofMillis(100);
 
-  /**
-   * Retries back off from 100 ms, doubling up to 8 s, each wait anywhere up to its step: the AWS
-   * SDK v2's base and full jitter for failures that are not throttling.
-   */
+  /** The AWS SDK v2's base and full jitter, for failures that are not throttling. */
   static final Backoff BACKOFF = new Backoff(Duration.ofMillis(100), 2, Duration.ofSeconds(8), 1);
 
   private static final Set<String> IDEMPOTENT_METHODS =
@@ -61,8 +58,7 @@ public final class RetryPolicy {
       delay = Time.capped(honoured);
       latest = latestStart(request, time.now());
     } else {
-      // Calls that failed together retry spread over the step; the random at its top keeps all of
-      // it.
+      // Calls that failed together spread over the step; the top draw keeps all of it.
       delay = BACKOFF.jittered(BACKOFF.nth(attempt), 1 - time.draw());
       latest = request.isPoll() ? request.deadline() : Time.NEVER;
     }
@@ -75,10 +71,7 @@ public final class RetryPolicy {
   public long latestStart(ApiRequest request, long now) {
     Duration timeout = request.options().timeout().orElse(callTimeout);
     long own = timeout.isZero() ? Time.NEVER : Time.after(now, timeout);
-    if (!request.isPoll()) {
-      return own;
-    }
-    return Time.left(own, request.deadline()) > 0 ? request.deadline() : own;
+    return request.isPoll() && Time.left(own, request.deadline()) > 0 ? request.deadline() : own;
   }
 
   public int maxAttempts(ApiRequest request) {
