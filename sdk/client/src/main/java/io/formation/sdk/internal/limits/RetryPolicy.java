@@ -114,7 +114,10 @@ public final class RetryPolicy {
     return delay.compareTo(MIN_GAP) < 0 ? MIN_GAP : delay;
   }
 
-  /** Statuses that say "try again later": 408, 429, 500, 502, 503, 504. */
+  /**
+   * Statuses that say "try again later": 408, 429, 500, 502, 503, 504; a wait rides through them to
+   * its next poll.
+   */
   public static boolean isTransient(int status) {
     // A success needs no lookup, which would box its status on every call.
     return status >= 400 && RETRIED.contains(status);
