@@ -329,6 +329,16 @@ final class AdaptiveRate {
     return Math.max(0, turns - tokens) / rate(now);
   }
 
+  /**
+   * Seconds within which a learned rate rises past the rate now: it climbs back, holds, then
+   * doubles (unless refused); infinite at a budget, which no learned rate passes.
+   */
+  double risesWithin(long now) {
+    return learned && rate(now) < ceiling
+        ? climb + hold + probeDoublingSeconds()
+        : Double.POSITIVE_INFINITY;
+  }
+
   /** Seconds of the rate now that the bucket's burst beyond one token is worth. */
   double burstSeconds(long now) {
     double rate = rate(now);

@@ -101,7 +101,7 @@ abstract class TurnQueue {
       long expected = (long) (rate.secondsFor(ahead + 1, now) * 1e9);
       if (Time.left(deadline, now) < expected) {
         turn = null;
-        release = Duration.ofNanos(expected);
+        release = comeBackIn(expected, now);
       } else {
         turn = held != null ? held : new Turn(request);
         turn.queuedAt = now;
@@ -204,10 +204,20 @@ abstract class TurnQueue {
   private RuntimeException late(ApiRequest request) {
     Duration queue;
     synchronized (this) {
-      queue =
-          Duration.ofNanos((long) ((liveInteractive + livePolls) / rate.rate(time.now()) * 1e9));
+      long now = time.now();
+      queue = comeBackIn((long) ((liveInteractive + livePolls) / rate.rate(now) * 1e9), now);
     }
     return refusal(request, queue, "the rate the service allows held this call in a queue");
+  }
+
+  /**
+   * When a call turned away should try again: once the queue has drained at the rate now, or once a
+   * learned rate has risen, whichever is sooner: a rate cut low for a moment must not send every
+   * wait away for a minute.
+   */
+  private Duration comeBackIn(long drainNanos, long now) {
+    double rises = rate.risesWithin(now) * 1e9;
+    return Duration.ofNanos(rises < drainNanos ? (long) rises : drainNanos);
   }
 
   /** The wait until the next release, unless one is on its way (then null). */

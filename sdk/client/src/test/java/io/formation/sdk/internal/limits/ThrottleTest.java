@@ -576,6 +576,37 @@ class ThrottleTest {
   }
 
   @Test
+  void aCallTheQueueTurnsAwayUnderALearnedRateIsToldToComeBackOnceTheRateHasRisen() {
+    Throttle throttle = throttle(0, 0);
+    sendAndAnswerAt(throttle, 1_000, Duration.ofSeconds(1));
+    refuseTheCallsInFlight(throttle, null);
+    // Twenty thousand polls queue behind a rate cut to about 700/s: half a minute at that rate.
+    for (int i = 0; i < 20_000; i++) {
+      go(throttle, poll(SET));
+    }
+
+    CompletableFuture<IOException> hurried = go(throttle, poll(SET, Duration.ofSeconds(1)));
+
+    // The rate climbs back, holds and doubles (in 3 s at most) within seconds: asked to stay away
+    // for the queue's drain at the rate of the cut, every wait would stop for half a minute.
+    Duration risen = seconds(AdaptiveRate.CLIMB_SECONDS + AdaptiveRate.HOLD_SECONDS + 3);
+    assertThat(failure(hurried).retryAfter().orElseThrow()).isLessThanOrEqualTo(risen);
+  }
+
+  @Test
+  void aCallTheQueueTurnsAwayUnderABudgetIsToldWhenTheQueueDrains() {
+    Throttle throttle = throttle(1, 1);
+    for (int i = 0; i < 100; i++) {
+      go(throttle, poll(SET));
+    }
+
+    CompletableFuture<IOException> hurried = go(throttle, poll(SET, Duration.ofSeconds(1)));
+
+    // A budget never rises: the drain at its rate is when a turn is free.
+    assertThat(failure(hurried).retryAfter()).contains(Duration.ofSeconds(100));
+  }
+
+  @Test
   void aRefusalWhileCallsTrickleBackFromAPauseCutsTheLearnedRateByHalfAtMost() {
     Throttle throttle = throttle(0, 0);
     sendAndAnswerAt(throttle, 1_000, Duration.ofSeconds(1));
