@@ -329,10 +329,7 @@ final class AdaptiveRate {
     return Math.max(0, turns - tokens) / rate(now);
   }
 
-  /**
-   * Seconds within which a learned rate rises past the rate now: it climbs back, holds, then
-   * doubles (unless refused); infinite at a budget, which no learned rate passes.
-   */
+  /** Seconds in which a learned rate climbs back, holds and doubles; a budget never rises. */
   double risesWithin(long now) {
     return learned && rate(now) < ceiling
         ? climb + hold + probeDoublingSeconds()

@@ -210,11 +210,7 @@ abstract class TurnQueue {
     return refusal(request, queue, "the rate the service allows held this call in a queue");
   }
 
-  /**
-   * When a call turned away should try again: once the queue has drained at the rate now, or once a
-   * learned rate has risen, whichever is sooner: a rate cut low for a moment must not send every
-   * wait away for a minute.
-   */
+  /** A turned-away call's wait: the drain, or a briefly cut rate's rise, whichever is sooner. */
   private Duration comeBackIn(long drainNanos, long now) {
     double rises = rate.risesWithin(now) * 1e9;
     return Duration.ofNanos(rises < drainNanos ? (long) rises : drainNanos);
