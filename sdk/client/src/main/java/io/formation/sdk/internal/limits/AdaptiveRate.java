@@ -32,14 +32,11 @@ final class AdaptiveRate {
   /** The measuring window; a refusal within one of the last cut cuts no more. */
   static final long MEASURE_WINDOW_NANOS = 100_000_000L;
 
-  /** The weight of the newest window in a measured rate. */
-  private static final double SMOOTH = 0.8;
-
   /** The share of refused, or of unanswered, requests up to which refusals are noise. */
   static final double NOISE_SHARE = 0.2;
 
   /** Answers the refused share is averaged over: enough that a steady few percent stays under. */
-  private static final double SHARE_ANSWERS = 100;
+  static final double SHARE_ANSWERS = 100;
 
   /** Answers the noise's share is averaged over, and the most its estimate counts. */
   private static final double NOISE_ANSWERS = 1_000;
@@ -55,12 +52,6 @@ final class AdaptiveRate {
 
   /** Seconds over which answers are counted to tell whether a refusal has evidence around it. */
   private static final int EVIDENCE_SECONDS = 10;
-
-  /** Windows of sending kept until old enough to count as unanswered. */
-  private static final int WINDOWS = 64;
-
-  /** Seconds the unanswered share looks back. */
-  private static final double UNANSWERED_SECONDS = 10;
 
   private final double ceiling;
   private final double ceilingBurst;
@@ -83,16 +74,8 @@ final class AdaptiveRate {
   private double noiseShare;
   private double noiseAnswers;
   private boolean spoke;
-  // What went out long enough ago to have come back, and what came back, fading over time; what
-  // went out since, by window; how long an answer takes, in seconds, unknown before the first.
-  private double sentEarlier;
-  private double returnedRecently;
-  private long faded;
+  private final Unanswered unanswered;
   private final long start;
-  private final int[] sentByWindow = new int[WINDOWS];
-  private long window;
-  private long counted;
-  private double latency = -1;
   // Answers and refusals per second over the last EVIDENCE_SECONDS, by second, and their sum.
   private final int[] returnedBySecond = new int[EVIDENCE_SECONDS];
   private int returnedLately;
@@ -107,7 +90,7 @@ final class AdaptiveRate {
     // A budget starts full; a learned rate starts empty, at the refusal that teaches it.
     this.tokens = perSecond > 0 ? burst : 0;
     this.refilled = now;
-    this.faded = now;
+    this.unanswered = new Unanswered(now);
     this.start = now;
   }
 
@@ -119,8 +102,7 @@ final class AdaptiveRate {
   /** A request went on the wire: one waiting in OkHttp's queue is not yet sent. */
   void sent(long now) {
     sent.count(now);
-    fade(now);
-    sentByWindow[(int) (window % WINDOWS)]++;
+    unanswered.sent(now);
   }
 
   /** An answer other than a refusal came. */
@@ -131,15 +113,7 @@ final class AdaptiveRate {
 
   /** A request came back failed, or with an answer that says nothing of a limit. */
   void failed(long now, long sentAt) {
-    took(now, sentAt);
-    fade(now);
-    returnedRecently++;
-  }
-
-  // Quick to rise and slow to fall: a request counts as unanswered only well past the slow answers.
-  private void took(long now, long sentAt) {
-    double seconds = Math.max(0, now - sentAt) / 1e9;
-    latency = seconds > latency ? seconds : latency + (seconds - latency) / SHARE_ANSWERS;
+    unanswered.returned(now, sentAt);
   }
 
   /** Whether a request may go now; after a refill. */
@@ -199,10 +173,9 @@ final class AdaptiveRate {
    * refuses a steady few whatever the rate.
    */
   private boolean showsLimit(long now) {
-    double unanswered = 1 - returnedRecently / Math.max(sentEarlier, 1);
     // Once a limit was found, refusals past the noise show the rate is over it again.
     double refused = learned ? Math.min(NOISE_SHARE, 2 * noise() + PROBE_MARGIN) : NOISE_SHARE;
-    return refusedShare > refused || unanswered > NOISE_SHARE;
+    return refusedShare > refused || unanswered.share() > NOISE_SHARE;
   }
 
   /**
@@ -246,7 +219,7 @@ final class AdaptiveRate {
   }
 
   private void returned(long now, long sentAt, int refused) {
-    took(now, sentAt);
+    unanswered.returned(now, sentAt);
     answersLately(now);
     returnedBySecond[(int) (second % EVIDENCE_SECONDS)]++;
     returnedLately++;
@@ -258,38 +231,6 @@ final class AdaptiveRate {
       noiseAnswers++;
       noiseShare += (refused - noiseShare) / Math.min(noiseAnswers, NOISE_ANSWERS);
     }
-    fade(now);
-    returnedRecently++;
-  }
-
-  private void fade(long now) {
-    long elapsed = now - faded;
-    if (elapsed > 0) {
-      double kept = Math.exp(-elapsed / 1e9 / UNANSWERED_SECONDS);
-      sentEarlier *= kept;
-      returnedRecently *= kept;
-      faded = now;
-    }
-    // A request counts as unanswered once older than twice the slow answers, a window at least:
-    // a younger one may be in flight. Before any answer, none is old enough.
-    long current = (now - start) / MEASURE_WINDOW_NANOS;
-    long lag =
-        latency < 0
-            ? WINDOWS - 1
-            : Math.min(WINDOWS - 1, 1 + (long) (2 * latency * 1e9 / MEASURE_WINDOW_NANOS));
-    long oldEnough = Math.max(current, window) - lag;
-    // Windows past the last one sent in are empty.
-    for (; counted < Math.min(oldEnough, window + 1); counted++) {
-      int slot = (int) (counted % WINDOWS);
-      // Faded since it was old enough, as its answers were: after a quiet spell (a pause) it is
-      // counted late, and in full it would outweigh them.
-      long oldAt = (counted + lag + 1) * MEASURE_WINDOW_NANOS;
-      double late = Math.max(0, now - start - oldAt) / 1e9;
-      sentEarlier += sentByWindow[slot] * Math.exp(-late / UNANSWERED_SECONDS);
-      sentByWindow[slot] = 0;
-    }
-    counted = Math.max(counted, oldEnough);
-    window = Math.max(window, current);
   }
 
   /** The origin is paused until then: nothing is learned meanwhile, so the climb starts then. */
@@ -320,7 +261,8 @@ final class AdaptiveRate {
 
   /** A probe doubles no faster than its refusals can come back to stop it. */
   private double probeDoublingSeconds() {
-    double answers = Math.min(SLOWEST_PROBE_DOUBLING_SECONDS, PROBE_ANSWER_TIMES * latency);
+    double answers =
+        Math.min(SLOWEST_PROBE_DOUBLING_SECONDS, PROBE_ANSWER_TIMES * unanswered.latency());
     return Math.max(PROBE_DOUBLING_SECONDS, answers);
   }
 
@@ -355,45 +297,5 @@ final class AdaptiveRate {
     return learned
         ? Math.min(ceilingBurst, Math.max(1, rate * LEARNED_BURST_SECONDS))
         : ceilingBurst;
-  }
-
-  /** Events per second over windows, smoothed across them, as AWS measures its sending rate. */
-  private static final class Meter {
-    private boolean started;
-    private long start;
-    private int count;
-    private double smoothed;
-    private boolean once;
-
-    void count(long now) {
-      if (!started) {
-        started = true;
-        start = now;
-      }
-      long elapsed = now - start;
-      if (elapsed >= MEASURE_WINDOW_NANOS) {
-        // A window twice its length had a quiet spell (a pause): it is not averaged in.
-        if (elapsed < 2 * MEASURE_WINDOW_NANOS) {
-          double newest = count * 1e9 / elapsed;
-          smoothed = once ? SMOOTH * newest + (1 - SMOOTH) * smoothed : newest;
-          once = true;
-        }
-        start = now;
-        count = 0;
-      }
-      count++;
-    }
-
-    boolean isMeasured() {
-      return once;
-    }
-
-    /** The smoothed rate, or the first window's so far; {@code unknown} before any count. */
-    double rate(long now, double unknown) {
-      if (once) {
-        return smoothed;
-      }
-      return started ? count * 1e9 / Math.max(now - start, 1_000_000L) : unknown;
-    }
   }
 }
