@@ -143,6 +143,7 @@ public final class FormationClient implements AutoCloseable {
     FormationTracer tracer;
     double budgetPerSecond;
     int budgetBurst;
+    SharedLimit sharedLimit;
     OkHttpClient httpClient;
     Executor completionExecutor;
     final List<String> trustedOrigins = new ArrayList<>();
@@ -306,6 +307,20 @@ public final class FormationClient implements AutoCloseable {
     }
 
     /**
+     * Shares each origin's rate limit with the other instances on this token: a cut one instance's
+     * refusals call for slows them all, each to an even share, and a {@link #requestBudget budget}
+     * is split over the live instances. Default: none, each client learns alone.
+     *
+     * @param sharedLimit where the instances meet, such as formation-tracking's {@code
+     *     DatabaseLimit}
+     * @return this builder
+     */
+    public Builder sharedLimit(SharedLimit sharedLimit) {
+      this.sharedLimit = Objects.requireNonNull(sharedLimit, "sharedLimit");
+      return this;
+    }
+
+    /**
      * The most of a response body the SDK reads, counted after decompression; default 8 MiB. A
      * successful answer that is longer fails with {@link InvalidResponseException} instead of
      * filling the heap; an error answer keeps its status, with its body cut short.
@@ -338,8 +353,7 @@ public final class FormationClient implements AutoCloseable {
      * shut down by {@link FormationClient#close()}; never OkHttp's. Slow work belongs on an
      * executor of yours ({@code thenAcceptAsync}).
      *
-     * @param executor runs the completion of every future the client returns; it stays the caller's
-     *     to shut down
+     * @param executor completes every future the client returns; the caller's to shut down
      * @return this builder
      */
     public Builder completionExecutor(Executor executor) {

@@ -22,6 +22,8 @@ final class Parts {
   final OkHttpClient ownHttp;
   final SchedulerSleeper scheduler = new SchedulerSleeper();
   final ExecutorService ownCompletions;
+  final Throttle throttle;
+  final ExecutorService exchanges;
   final Teams teams;
   final DocumentSets documentSets;
   final Forms forms;
@@ -39,7 +41,8 @@ final class Parts {
     if (builder.accessToken != null) {
       Checks.headerValue("accessToken", builder.accessToken);
     }
-    this.events = new Events(builder.listener, builder.tracer, Log.fromEnvironment());
+    Log log = Log.fromEnvironment();
+    this.events = new Events(builder.listener, builder.tracer, log);
     Origins origins =
         new Origins(builder.baseUrl, builder.trustedOrigins, builder.allowInsecureHttp, events);
     this.baseUrl = origins.base().toString();
@@ -61,13 +64,19 @@ final class Parts {
         new RetryPolicy(builder.maxRetries, builder.maxRetryAfter, builder.callTimeout, time);
     this.ownCompletions =
         builder.completionExecutor == null ? HttpClients.completions(scheduler) : null;
+    this.throttle =
+        new Throttle(time, retryPolicy, events, builder.budgetPerSecond, builder.budgetBurst);
+    this.exchanges = builder.sharedLimit == null ? null : SharedLimits.exchanges();
+    if (exchanges != null) {
+      throttle.shareWith(new SharedLimits(builder.sharedLimit, log), exchanges);
+    }
     this.transport =
         new Transport(
             http,
             origins,
             new Tokens(builder.tokenProvider),
             retryPolicy,
-            new Throttle(time, retryPolicy, events, builder.budgetPerSecond, builder.budgetBurst),
+            throttle,
             time,
             scheduler,
             builder.completionExecutor == null ? ownCompletions : builder.completionExecutor,
@@ -88,6 +97,10 @@ final class Parts {
   }
 
   void close() {
+    throttle.close();
+    if (exchanges != null) {
+      exchanges.shutdownNow();
+    }
     transport.close();
     scheduler.close();
     if (ownCompletions != null) {

@@ -53,8 +53,11 @@ final class AdaptiveRate {
   /** Seconds over which answers are counted to tell whether a refusal has evidence around it. */
   private static final int EVIDENCE_SECONDS = 10;
 
-  private final double ceiling;
-  private final double ceilingBurst;
+  private final double budget;
+  private final int budgetBurst;
+  private double ceiling;
+  private double ceilingBurst;
+  private long lastSent;
 
   private boolean learned;
   private double lastMaxRate;
@@ -83,8 +86,14 @@ final class AdaptiveRate {
 
   private double tokens;
   private long refilled;
+  // The live instances sharing the limit, each seeing about its share of the answers, and the
+  // rate they were answered at together, as last told; 0 unknown.
+  private int instances = 1;
+  private double fleetAnswered;
 
   AdaptiveRate(double perSecond, int burst, long now) {
+    this.budget = perSecond;
+    this.budgetBurst = burst;
     this.ceiling = perSecond > 0 ? perSecond : Double.POSITIVE_INFINITY;
     this.ceilingBurst = perSecond > 0 ? burst : Double.POSITIVE_INFINITY;
     // A budget starts full; a learned rate starts empty, at the refusal that teaches it.
@@ -102,6 +111,7 @@ final class AdaptiveRate {
   /** A request went on the wire: one waiting in OkHttp's queue is not yet sent. */
   void sent(long now) {
     sent.count(now);
+    lastSent = now;
     unanswered.sent(now);
   }
 
@@ -132,14 +142,76 @@ final class AdaptiveRate {
    */
   boolean refused(long now, long sentAt) {
     returned(now, sentAt, 1);
-    spoke = recentShare > PAUSE_SHARE || answersLately(now) < MIN_EVIDENCE;
+    spoke = recentShare > PAUSE_SHARE || answersLately(now) * instances < MIN_EVIDENCE;
     if (!showsLimit(now) || learned && sentAt - lastCut < MEASURE_WINDOW_NANOS) {
       return false;
     }
+    cut(now);
+    return true;
+  }
+
+  /**
+   * Another instance sharing the limit cut at {@code at}: this one cuts with it, unless the cut is
+   * stale or within a window of its own last one; whether it cut.
+   */
+  boolean cutWithFleet(long at, long now) {
+    if (!isFresh(at, now) || learned && at - lastCut < MEASURE_WINDOW_NANOS) {
+      return false;
+    }
+    cut(now);
+    return true;
+  }
+
+  /**
+   * What the instances sharing the limit said: how many are live, and how many answers a second
+   * they got together. A budget is theirs, split evenly; a learned rate is this instance's share,
+   * which grows as others stop and shrinks as others start.
+   */
+  void fleet(int live, double answeredPerSecond) {
+    live = Math.max(1, live);
+    lastMaxRate *= (double) instances / live;
+    instances = live;
+    // What a fleet cannot know, or tells wrong, is unknown.
+    fleetAnswered = Double.isFinite(answeredPerSecond) ? Math.max(0, answeredPerSecond) : 0;
+    if (budget > 0) {
+      ceiling = budget / live;
+      ceilingBurst = Math.max(1, budgetBurst / live);
+      tokens = Math.min(tokens, ceilingBurst);
+    }
+  }
+
+  /** Answers a second lately, for the fleet's sum; 0 before any. */
+  double answeredPerSecond(long now) {
+    return answers.rate(now, 0);
+  }
+
+  /** Whether a cut at {@code at} still matters: one older has climbed back. */
+  static boolean isFresh(long at, long now) {
+    return now - at < CLIMB_SECONDS * 1e9;
+  }
+
+  boolean isLearned() {
+    return learned;
+  }
+
+  /** Whether a request went out within {@code nanos} of {@code now}. */
+  boolean sentWithin(long nanos, long now) {
+    return sent.isStarted() && now - lastSent < nanos;
+  }
+
+  /** The last cut, a ticker reading; meaningless before the first. */
+  long lastCut() {
+    return lastCut;
+  }
+
+  private void cut(long now) {
     boolean wasActive = isActive();
     // When far more is sent than the service allows, what it answered is the better guess.
     double base = Math.min(sent.rate(now, MIN_RATE), answers.rate(now, Double.POSITIVE_INFINITY));
-    if (learned) {
+    if (instances > 1 && fleetAnswered > 0) {
+      // Shared: an even share of what the fleet was answered, whatever this instance's was.
+      base = fleetAnswered / instances;
+    } else if (learned) {
       // Sending far under a measured rate, as while calls resume from a pause, says little of the
       // limit: one cut takes that rate down by BETA twice at most. A guessed rate has no floor.
       double allowed = rate(now);
@@ -164,7 +236,6 @@ final class AdaptiveRate {
     } else {
       tokens = Math.min(tokens, capacity(rate(now)));
     }
-    return true;
   }
 
   /**
@@ -223,8 +294,10 @@ final class AdaptiveRate {
     answersLately(now);
     returnedBySecond[(int) (second % EVIDENCE_SECONDS)]++;
     returnedLately++;
-    refusedShare += (refused - refusedShare) / SHARE_ANSWERS;
-    recentShare += (refused - recentShare) / SHARE_ANSWERS;
+    // Each instance sees its share of the fleet's answers, which weigh as many as the fleet's.
+    double weight = Math.min(1, instances / SHARE_ANSWERS);
+    refusedShare += (refused - refusedShare) * weight;
+    recentShare += (refused - recentShare) * weight;
     // Refusals past a fifth of the answers are a limit's, not noise.
     if (measuresNoise(now, sentAt) && refusedShare <= NOISE_SHARE) {
       // The mean of the first answers, then of about the last thousand.

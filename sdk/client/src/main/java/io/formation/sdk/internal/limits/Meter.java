@@ -30,6 +30,10 @@ final class Meter {
     count++;
   }
 
+  boolean isStarted() {
+    return started;
+  }
+
   boolean isMeasured() {
     return once;
   }

@@ -10,10 +10,19 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
 import okhttp3.HttpUrl;
 
 /** The service's limits per origin: a lane of pause, adaptive rate and queue, one lock. */
 public final class Throttle {
+  /** How often the lanes in use trade news with the instances that share their limit. */
+  static final Duration SHARE_EVERY = Duration.ofMillis(100);
+
+  /** How long a lane counts as in use after its last request: an idle one leaves its share. */
+  private static final long IN_USE_NANOS = 1_000_000_000L;
+
   private final Time time;
   private final RetryPolicy retryPolicy;
   private final Port port;
@@ -23,6 +32,12 @@ public final class Throttle {
 
   /** The lane used last: a client calls one origin, nearly always (see docs/building.md). */
   private volatile Lane recent;
+
+  private Fleet fleet;
+  private Executor exchanges;
+  private final AtomicBoolean exchanging = new AtomicBoolean();
+  private volatile Future<?> nextShare;
+  private volatile boolean closed;
 
   public Throttle(Time time, RetryPolicy retryPolicy, Port port, double perSecond, int burst) {
     this.time = time;
@@ -102,6 +117,58 @@ public final class Throttle {
     if (paused) {
       port.paused(Origins.origin(lane.origin), pause);
     }
+    if (cut) {
+      share();
+    }
+  }
+
+  /**
+   * Shares each origin's limit with the other instances of the fleet: a trade every {@link
+   * #SHARE_EVERY} and at once after a cut, on {@code exchanges}, never on a caller's thread; while
+   * trades fail or hang, each lane follows its own rate.
+   */
+  public void shareWith(Fleet fleet, Executor exchanges) {
+    this.fleet = fleet;
+    this.exchanges = exchanges;
+    tick(null);
+  }
+
+  /** Stops sharing; what waits is the transport's to fail. */
+  public void close() {
+    closed = true;
+    Future<?> next = nextShare;
+    if (next != null) {
+      next.cancel(false);
+    }
+  }
+
+  private void tick(Throwable closing) {
+    if (closing == null && !closed) {
+      share();
+      nextShare = time.sleeper().after(SHARE_EVERY, this::tick);
+    }
+  }
+
+  /** Trades news with the fleet on the exchange thread, unless a trade is under way. */
+  private void share() {
+    if (fleet != null && !closed && exchanging.compareAndSet(false, true)) {
+      try {
+        exchanges.execute(this::exchange);
+      } catch (RuntimeException rejected) {
+        exchanging.set(false);
+      }
+    }
+  }
+
+  /** One trade for each lane in use. */
+  void exchange() {
+    try {
+      for (Lane lane : lanes.values()) {
+        lane.exchange(fleet);
+      }
+    } finally {
+      exchanging.set(false);
+    }
   }
 
   /** The origin's learned rate now, requests per second; infinite before any refusal. */
@@ -146,6 +213,8 @@ public final class Throttle {
   private final class Lane extends TurnQueue {
     final HttpUrl origin;
     final OriginPause pause = new OriginPause();
+    // The newest cut the fleet knows of: told by this instance, or by the fleet.
+    private long sharedCut = Long.MIN_VALUE;
 
     Lane(HttpUrl origin) {
       super(Throttle.this.time, new AdaptiveRate(perSecond, burst, Throttle.this.time.now()));
@@ -169,6 +238,48 @@ public final class Throttle {
       Turn turn = held != null ? held : new Turn(request);
       turn.hold(OriginPause.resume(left, allowed, time.draw()), deadline);
       return turn;
+    }
+
+    /**
+     * Tells the fleet of this lane's fresh cut and its answers, and follows the fleet's cut, unless
+     * within a window of this lane's own, and its count of live instances.
+     */
+    void exchange(Fleet fleet) {
+      long now = time.now();
+      Duration cutAgo = null;
+      long cut;
+      double answered;
+      synchronized (this) {
+        if (!rate.sentWithin(IN_USE_NANOS, now)) {
+          return;
+        }
+        cut = rate.lastCut();
+        if (rate.isLearned() && cut != sharedCut && AdaptiveRate.isFresh(cut, now)) {
+          cutAgo = Duration.ofNanos(now - cut);
+        }
+        answered = rate.answeredPerSecond(now);
+      }
+      Fleet.Known known = fleet.exchange(Origins.origin(origin), cutAgo, answered);
+      if (known == null) {
+        return;
+      }
+      now = time.now();
+      boolean cutNow;
+      synchronized (this) {
+        sharedCut = cutAgo != null ? cut : sharedCut;
+        rate.fleet(known.instances(), known.answeredPerSecond());
+        Duration fleetCut = known.lastCutAgo();
+        cutNow = fleetCut != null && rate.cutWithFleet(now - fleetCut.toNanos(), now);
+        if (cutNow) {
+          sharedCut = rate.lastCut();
+          if (!pause.left(now).isZero()) {
+            rate.pausedUntil(pause.until());
+          }
+        }
+      }
+      if (cutNow) {
+        slowed(now);
+      }
     }
 
     @Override
