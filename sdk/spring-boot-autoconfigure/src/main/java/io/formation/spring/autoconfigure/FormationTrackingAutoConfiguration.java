@@ -4,6 +4,7 @@ import static io.formation.spring.autoconfigure.PropertiesToBuilder.set;
 
 import io.formation.sdk.FormationClient;
 import io.formation.sdk.PollOptions;
+import io.formation.tracking.DatabaseLimit;
 import io.formation.tracking.FormationTracker;
 import io.formation.tracking.TrackingHandler;
 import javax.sql.DataSource;
@@ -15,6 +16,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 /**
  * Auto-configures a {@link FormationTracker} when formation-tracking is on the class path and the
@@ -28,6 +30,10 @@ import org.springframework.context.annotation.Bean;
  * FormationTracker#DEFAULT_TABLE} unless {@code formation.tracking.table-name} says otherwise), so
  * db-scheduler's Spring Boot starter, when present, runs beside it without either seeing the
  * other's tasks: the tracker's scheduler is not a bean and its task is not a {@code Task} bean.
+ *
+ * <p>The client shares its rate limit with the other instances through the same database ({@link
+ * DatabaseLimit}, whose tables the shipped migration's version 2 creates), unless {@code
+ * formation.tracking.shared-limit.enabled=false}.
  */
 @AutoConfiguration(
     after = FormationAutoConfiguration.class,
@@ -68,6 +74,24 @@ public class FormationTrackingAutoConfiguration {
     set(prefix + "instance-name", tracking.getInstanceName(), builder::instanceName);
     builder.pollOptions(pollOptions(tracking.getPoll()));
     return builder.build();
+  }
+
+  /** The client's limit, shared with the other instances in the tracker's database. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnProperty(
+      name = "formation.tracking.shared-limit.enabled",
+      havingValue = "true",
+      matchIfMissing = true)
+  static class SharedLimitConfiguration {
+    @Bean
+    DatabaseLimit formationSharedLimit(DataSource dataSource) {
+      return DatabaseLimit.on(dataSource);
+    }
+
+    @Bean
+    FormationClientBuilderCustomizer formationSharedLimitCustomizer(DatabaseLimit limit) {
+      return builder -> builder.sharedLimit(limit);
+    }
   }
 
   @Bean

@@ -1,5 +1,6 @@
 package io.formation.spring.autoconfigure;
 
+import io.formation.tracking.DatabaseLimit;
 import io.formation.tracking.FormationTracker;
 import java.lang.System.Logger.Level;
 import java.sql.Connection;
@@ -28,9 +29,10 @@ import org.springframework.context.annotation.Bean;
  * database, with a history table of its own ({@value #HISTORY_TABLE}), so that its version 1 never
  * meets the application's. The schema already holds the application's tables, so the run starts
  * from a baseline (version 0), or from version 1 when the table is already there (made by an
- * earlier migration or by hand). It runs after the application's own database initialization
- * (Flyway, Liquibase, SQL scripts) and before the tracker is built. {@code
- * formation.tracking.flyway.enabled=false} turns it off.
+ * earlier migration or by hand). The shared limit's tables ({@code DatabaseLimit}) come the same
+ * way, from their own folder, with their own history table ({@value #LIMIT_HISTORY_TABLE}). It runs
+ * after the application's own database initialization (Flyway, Liquibase, SQL scripts) and before
+ * the tracker is built. {@code formation.tracking.flyway.enabled=false} turns it off.
  */
 @AutoConfiguration(
     after = FormationTrackingAutoConfiguration.class,
@@ -47,6 +49,9 @@ import org.springframework.context.annotation.Bean;
 @ConditionalOnSingleCandidate(DataSource.class)
 public class FormationTrackingFlywayAutoConfiguration {
   static final String HISTORY_TABLE = "formation_tracking_schema_history";
+
+  /** The history of the shared limit's tables, a run of their own. */
+  static final String LIMIT_HISTORY_TABLE = "formation_limit_schema_history";
 
   private static final System.Logger LOG =
       System.getLogger(FormationTrackingFlywayAutoConfiguration.class.getName());
@@ -95,15 +100,18 @@ public class FormationTrackingFlywayAutoConfiguration {
    * @return false for a database formation-tracking ships no SQL for
    */
   static boolean migrate(DataSource dataSource) {
-    String folder;
+    String product;
     boolean tableExists;
+    boolean limitExists;
     try (Connection connection = dataSource.getConnection()) {
       DatabaseMetaData meta = connection.getMetaData();
-      folder = folder(meta.getDatabaseProductName());
+      product = meta.getDatabaseProductName();
       tableExists = exists(meta, connection.getSchema(), FormationTracker.DEFAULT_TABLE);
+      limitExists = exists(meta, connection.getSchema(), DatabaseLimit.DEFAULT_TABLE);
     } catch (SQLException e) {
       throw new IllegalStateException("The tracker's database could not be looked at", e);
     }
+    String folder = folder(product, FormationTracker.POSTGRESQL_SQL, FormationTracker.HSQLDB_SQL);
     if (folder == null) {
       if (!tableExists) {
         LOG.log(
@@ -114,24 +122,34 @@ public class FormationTrackingFlywayAutoConfiguration {
       }
       return false;
     }
-    Flyway.configure(FormationTrackingFlywayAutoConfiguration.class.getClassLoader())
-        .dataSource(dataSource)
-        .locations("classpath:" + folder)
-        .table(HISTORY_TABLE)
-        .baselineOnMigrate(true)
-        .baselineVersion(tableExists ? "1" : "0")
-        .load()
-        .migrate();
+    run(dataSource, folder, HISTORY_TABLE, tableExists);
+    run(
+        dataSource,
+        folder(product, DatabaseLimit.POSTGRESQL_SQL, DatabaseLimit.HSQLDB_SQL),
+        LIMIT_HISTORY_TABLE,
+        limitExists);
     return true;
   }
 
-  /** The class path folder of the shipped SQL for a database, by its JDBC product name. */
-  private static String folder(String product) {
+  /** One shipped folder, from a baseline: its version 1 when its tables are already there. */
+  private static void run(DataSource dataSource, String folder, String history, boolean made) {
+    Flyway.configure(FormationTrackingFlywayAutoConfiguration.class.getClassLoader())
+        .dataSource(dataSource)
+        .locations("classpath:" + folder)
+        .table(history)
+        .baselineOnMigrate(true)
+        .baselineVersion(made ? "1" : "0")
+        .load()
+        .migrate();
+  }
+
+  /** The class path folder of one of the shipped files for a database, by its product name. */
+  private static String folder(String product, String postgresql, String hsqldb) {
     String file;
     if (product.equalsIgnoreCase("PostgreSQL")) {
-      file = FormationTracker.POSTGRESQL_SQL;
+      file = postgresql;
     } else if (product.startsWith("HSQL")) {
-      file = FormationTracker.HSQLDB_SQL;
+      file = hsqldb;
     } else {
       return null;
     }

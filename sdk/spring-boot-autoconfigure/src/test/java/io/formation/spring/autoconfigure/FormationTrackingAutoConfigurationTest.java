@@ -8,6 +8,7 @@ import io.formation.sandbox.SandboxOptions;
 import io.formation.sandbox.SandboxTemplates;
 import io.formation.sdk.FormationClient;
 import io.formation.sdk.model.DocumentSet;
+import io.formation.tracking.DatabaseLimit;
 import io.formation.tracking.FormationTracker;
 import io.formation.tracking.TrackedSet;
 import io.formation.tracking.TrackingHandler;
@@ -62,6 +63,27 @@ class FormationTrackingAutoConfigurationTest {
               assertThat(TrackingDatabases.rows(database, FormationTracker.DEFAULT_TABLE))
                   .isEqualTo(1);
               assertThat(tracker.tracked()).extracting(TrackedSet::setId).containsExactly("ds_1");
+            });
+  }
+
+  @Test
+  void theClientSharesItsLimitThroughTheTrackersDatabaseUnlessTurnedOff() {
+    ApplicationContextRunner tracking =
+        runner
+            .withBean(DataSource.class, TrackingDatabases::withDefaultTable)
+            .withBean(TrackingHandler.class, () -> handler);
+
+    tracking.run(
+        context -> {
+          assertThat(context).hasSingleBean(DatabaseLimit.class);
+          assertThat(context).hasBean("formationSharedLimitCustomizer");
+        });
+    tracking
+        .withPropertyValues("formation.tracking.shared-limit.enabled=false")
+        .run(
+            context -> {
+              assertThat(context).hasSingleBean(FormationTracker.class);
+              assertThat(context).doesNotHaveBean(DatabaseLimit.class);
             });
   }
 

@@ -2,6 +2,7 @@ package io.formation.spring.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.formation.tracking.DatabaseLimit;
 import io.formation.tracking.FormationTracker;
 import io.formation.tracking.TrackingHandler;
 import java.sql.Connection;
@@ -58,8 +59,14 @@ class TrackingTableFlywayTest {
             versions(
                 database, "\"" + FormationTrackingFlywayAutoConfiguration.HISTORY_TABLE + "\""))
         .containsExactly("0", "1");
+    assertThat(
+            versions(
+                database,
+                "\"" + FormationTrackingFlywayAutoConfiguration.LIMIT_HISTORY_TABLE + "\""))
+        .containsExactly("0", "1");
     assertThat(TrackingDatabases.rows(database, "partner_accounts")).isZero();
     assertThat(TrackingDatabases.rows(database, FormationTracker.DEFAULT_TABLE)).isEqualTo(1);
+    assertThat(TrackingDatabases.rows(database, DatabaseLimit.DEFAULT_TABLE)).isZero();
   }
 
   @Test
