@@ -1,12 +1,17 @@
 package io.formation.sdk.bench;
 
+import com.zaxxer.hikari.HikariDataSource;
 import io.formation.sdk.bench.RateLimitShift.Bucket;
+import io.formation.tracking.DatabaseLimit;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -14,10 +19,12 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import javax.sql.DataSource;
 
 /**
  * Benchmark 10, a fleet: several instances of a partner's application, each a JVM with a {@code
- * FormationClient} on its defaults ({@link FleetInstance}), share one token and so one rate limit,
+ * FormationClient} on its defaults but for the limit it shares with the others through one
+ * PostgreSQL ({@code DatabaseLimit}, {@link FleetInstance}), share one token and so one rate limit,
  * that of a service in a JVM of its own ({@link FleetServer}: 2,000 requests/s, burst 100, {@code
  * 429} with {@code Retry-After: 1} beyond; a set completes on its 3rd answered poll).
  *
@@ -110,6 +117,25 @@ public final class Fleet {
   }
 
   public static void main(String[] args) throws Exception {
+    try (EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
+        HikariDataSource database =
+            TrackingBenchmark.pool(
+                postgres.getJdbcUrl(TrackingBenchmark.DB_USER, TrackingBenchmark.DB_USER),
+                1,
+                "fleet")) {
+      TrackingBenchmark.createTables(database, DatabaseLimit.POSTGRESQL_SQL);
+      shared = database;
+      jdbcUrl = postgres.getJdbcUrl(TrackingBenchmark.DB_USER, TrackingBenchmark.DB_USER);
+      measure(args);
+    }
+  }
+
+  /** The database the instances share their limit in, emptied before each run, and its URL. */
+  private static DataSource shared;
+
+  private static String jdbcUrl;
+
+  private static void measure(String[] args) throws Exception {
     int sets = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
     int endless = args.length > 1 ? Integer.parseInt(args[1]) : 3_000;
     int phaseSeconds = args.length > 2 ? Integer.parseInt(args[2]) : 10;
@@ -214,6 +240,10 @@ public final class Fleet {
       throws Exception {
     String tag = name.substring(0, 1) + waits.length;
     List<Child> children = new ArrayList<>();
+    try (Connection connection = shared.getConnection();
+        Statement empty = connection.createStatement()) {
+      empty.execute("DELETE FROM formation_limit; DELETE FROM formation_limit_instance");
+    }
     try {
       Child server = Child.start(tag + "-server", FleetServer.class, polls, LIMIT, BURST);
       children.add(server);
@@ -222,7 +252,8 @@ public final class Fleet {
       for (int i = 0; i < waits.length; i++) {
         String instance = tag + "-" + (char) ('a' + i);
         Child child =
-            Child.start(instance, FleetInstance.class, baseUrl, instance, waits[i], WARM_UP_WAITS);
+            Child.start(
+                instance, FleetInstance.class, baseUrl, instance, waits[i], WARM_UP_WAITS, jdbcUrl);
         children.add(child);
         instances.add(child);
       }

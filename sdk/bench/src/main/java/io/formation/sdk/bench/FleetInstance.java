@@ -1,9 +1,11 @@
 package io.formation.sdk.bench;
 
+import com.zaxxer.hikari.HikariDataSource;
 import io.formation.sdk.AttemptEvent;
 import io.formation.sdk.FormationClient;
 import io.formation.sdk.FormationListener;
 import io.formation.sdk.PollOptions;
+import io.formation.tracking.DatabaseLimit;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -18,8 +20,9 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * One instance of {@link Fleet}, in a JVM of its own: a partner's process with a {@code
- * FormationClient} built with its defaults (nothing set but the base URL, the token and a listener
- * that counts what it sends), waiting for its share of the sets with {@code awaitCompletionAsync}.
+ * FormationClient} built with its defaults (nothing set but the base URL, the token, the limit it
+ * shares through the benchmark's PostgreSQL and a listener that counts what it sends), waiting for
+ * its share of the sets with {@code awaitCompletionAsync}.
  *
  * <p>It first warms its JIT with waits on a client it then closes (so the measured client learns
  * nothing from them) and prints {@code READY name}. On the line {@code go} on its standard input it
@@ -27,7 +30,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * completed failed [first failure]} (wall clock, shared by the benchmark's JVMs). The end of its
  * input cancels what still waits and prints {@code COUNTS name attempts answered refused}.
  *
- * <p>Arguments: {@code baseUrl name waits warmUpWaits}.
+ * <p>Arguments: {@code baseUrl name waits warmUpWaits jdbcUrl}.
  */
 public final class FleetInstance {
   private FleetInstance() {}
@@ -44,9 +47,12 @@ public final class FleetInstance {
     AtomicLong answered = new AtomicLong();
     AtomicLong refused = new AtomicLong();
     CompletableFuture<?>[] started = new CompletableFuture<?>[waits];
-    try (FormationClient client =
+    try (HikariDataSource database = TrackingBenchmark.pool(args[4], 2, name);
+        DatabaseLimit limit = DatabaseLimit.on(database);
+        FormationClient client =
             FormationClient.builder()
                 .baseUrl(baseUrl)
+                .sharedLimit(limit)
                 .accessToken(LocalServer.TOKEN)
                 .listener(
                     new FormationListener() {

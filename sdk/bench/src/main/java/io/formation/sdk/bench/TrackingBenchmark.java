@@ -90,7 +90,7 @@ public final class TrackingBenchmark {
                 .baseUrl(server.baseUrl())
                 .accessToken(LocalServer.TOKEN)
                 .build()) {
-      createTable(database);
+      createTables(database, FormationTracker.POSTGRESQL_SQL);
       // Tracks without polling: the instances poll.
       FormationTracker enrolment =
           FormationTracker.builder(client, database, new TrackingHandler() {})
@@ -364,28 +364,24 @@ public final class TrackingBenchmark {
     return new HikariDataSource(pool);
   }
 
-  /**
-   * Creates the table from the SQL file formation-tracking ships, as a partner's migration does.
-   */
-  private static void createTable(DataSource database) throws IOException, SQLException {
-    String sql;
-    try (InputStream in =
-        FormationTracker.class
-            .getClassLoader()
-            .getResourceAsStream(FormationTracker.POSTGRESQL_SQL)) {
-      if (in == null) {
-        throw new IllegalStateException(
-            "formation-tracking does not ship " + FormationTracker.POSTGRESQL_SQL);
+  /** Creates tables from SQL files formation-tracking ships, as a partner's migration does. */
+  static void createTables(DataSource database, String... files) throws IOException, SQLException {
+    for (String file : files) {
+      String sql;
+      try (InputStream in = FormationTracker.class.getClassLoader().getResourceAsStream(file)) {
+        if (in == null) {
+          throw new IllegalStateException("formation-tracking does not ship " + file);
+        }
+        sql = new String(in.readAllBytes(), StandardCharsets.UTF_8);
       }
-      sql = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    }
-    // The file's comments hold no ';', its statements no "--": drop the comment lines, then split.
-    String statements = sql.replaceAll("(?m)^\\s*--.*$", "");
-    try (Connection connection = database.getConnection();
-        Statement statement = connection.createStatement()) {
-      for (String one : statements.split(";")) {
-        if (!one.isBlank()) {
-          statement.execute(one);
+      // The files' comments hold no ';', their statements no "--": drop the comment lines, split.
+      String statements = sql.replaceAll("(?m)^\\s*--.*$", "");
+      try (Connection connection = database.getConnection();
+          Statement statement = connection.createStatement()) {
+        for (String one : statements.split(";")) {
+          if (!one.isBlank()) {
+            statement.execute(one);
+          }
         }
       }
     }
