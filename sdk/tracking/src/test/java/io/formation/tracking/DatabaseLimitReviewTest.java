@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.formation.sdk.SharedLimit.Fleet;
 import io.formation.sdk.SharedLimit.News;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTransientConnectionException;
@@ -43,14 +42,7 @@ class DatabaseLimitReviewTest {
   static void startPostgres() throws Exception {
     postgres = EmbeddedPostgres.builder().start();
     database = postgres.getPostgresDatabase();
-    String v2 =
-        new String(
-            DatabaseLimit.class
-                .getClassLoader()
-                .getResourceAsStream(DatabaseLimit.POSTGRESQL_SQL)
-                .readAllBytes(),
-            StandardCharsets.UTF_8);
-    execute(v2.replaceAll("(?m)^--.*$", ""));
+    DatabaseLimitTest.createTables(database);
   }
 
   @AfterAll
