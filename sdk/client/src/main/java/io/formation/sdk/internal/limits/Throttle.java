@@ -33,8 +33,8 @@ public final class Throttle {
   /** The lane used last: a client calls one origin, nearly always (see docs/building.md). */
   private volatile Lane recent;
 
-  private Fleet fleet;
-  private Executor exchanges;
+  private volatile Fleet fleet;
+  private volatile Executor exchanges;
   private final AtomicBoolean exchanging = new AtomicBoolean();
   private volatile Future<?> nextShare;
   private volatile boolean closed;
@@ -269,7 +269,11 @@ public final class Throttle {
         sharedCut = cutAgo != null ? cut : sharedCut;
         rate.fleet(known.instances(), known.answeredPerSecond());
         Duration fleetCut = known.lastCutAgo();
-        cutNow = fleetCut != null && rate.cutWithFleet(now - fleetCut.toNanos(), now);
+        // An age too great to be a ticker's difference is stale all the same.
+        cutNow =
+            fleetCut != null
+                && Math.abs(fleetCut.getSeconds()) < 60
+                && rate.cutWithFleet(now - fleetCut.toNanos(), now);
         if (cutNow) {
           sharedCut = rate.lastCut();
           if (!pause.left(now).isZero()) {
