@@ -182,9 +182,8 @@ public final class FormationClient implements AutoCloseable {
     }
 
     /**
-     * A source of access tokens, asked before each request, for tokens that rotate. A token it
-     * returns that is not a valid header value fails that call with a {@link FormationException},
-     * and nothing is sent.
+     * A source of access tokens, asked before each request, for tokens that rotate. A token that is
+     * not a valid header value fails that call with a {@link FormationException}, nothing sent.
      *
      * @param tokenProvider asked for the token before each request
      * @return this builder
@@ -196,8 +195,8 @@ public final class FormationClient implements AutoCloseable {
     }
 
     /**
-     * Timeout for establishing a connection; default 10 s; zero for none. Timeouts are kept in
-     * whole milliseconds: a shorter positive one is rounded up to 1 ms, never down to "none".
+     * Timeout for a connection; default 10 s; zero for none. Timeouts are whole milliseconds: a
+     * shorter positive one is rounded up to 1 ms, never down to "none".
      *
      * @param timeout the timeout; zero for none
      * @return this builder
@@ -264,8 +263,7 @@ public final class FormationClient implements AutoCloseable {
     }
 
     /**
-     * A listener told of every attempt, retry, poll and state change, for metrics or tracing; see
-     * {@link FormationListener}. Default: none.
+     * A {@link FormationListener} of each attempt, retry, poll and state change. Default: none.
      *
      * @param listener the listener; it must not block for long
      * @return this builder
@@ -276,8 +274,7 @@ public final class FormationClient implements AutoCloseable {
     }
 
     /**
-     * A tracer told of every call and attempt ({@code FormationOpenTelemetry} for OpenTelemetry);
-     * it hears every listener event too. Default: none.
+     * A tracer of every call and attempt, such as {@code FormationOpenTelemetry}. Default: none.
      *
      * @param tracer the tracer; it must not block for long
      * @return this builder
@@ -288,11 +285,9 @@ public final class FormationClient implements AutoCloseable {
     }
 
     /**
-     * A ceiling on the rate of this client's calls to each origin: at most {@code
-     * requestsPerSecond} on average, {@code burst} at once after a quiet spell. Without it the
-     * client still learns each origin's rate from its 429s; the budget caps that. Calls beyond the
-     * rate wait their turn, none past its own timeout or its wait's deadline, where it fails with a
-     * {@link RateLimitException}. Default: none.
+     * A ceiling on the rate to each origin: {@code requestsPerSecond} on average, {@code burst} at
+     * once, the rate learned from 429s under it. Calls beyond it wait, none past its timeout or its
+     * wait's deadline, where it fails with a {@link RateLimitException}. Default: none.
      *
      * @param requestsPerSecond the average number of requests per second, per origin
      * @param burst the number of requests let through at once after a quiet spell
@@ -311,8 +306,7 @@ public final class FormationClient implements AutoCloseable {
      * refusals call for slows them all, each to an even share, and a {@link #requestBudget budget}
      * is split over the live instances. Default: none, each client learns alone.
      *
-     * @param sharedLimit where the instances meet, such as formation-tracking's {@code
-     *     DatabaseLimit}
+     * @param sharedLimit where the instances meet, such as tracking's {@code DatabaseLimit}
      * @return this builder
      */
     public Builder sharedLimit(SharedLimit sharedLimit) {
@@ -321,9 +315,9 @@ public final class FormationClient implements AutoCloseable {
     }
 
     /**
-     * The most of a response body the SDK reads, counted after decompression; default 8 MiB. A
-     * successful answer that is longer fails with {@link InvalidResponseException} instead of
-     * filling the heap; an error answer keeps its status, with its body cut short.
+     * The most of a response body the SDK reads, after decompression; default 8 MiB. A longer
+     * success fails with {@link InvalidResponseException}; an error keeps its status, body cut
+     * short.
      *
      * @param bytes the limit, in bytes
      * @return this builder
@@ -335,9 +329,8 @@ public final class FormationClient implements AutoCloseable {
     }
 
     /**
-     * An OkHttp client to share its connection pool and dispatcher with. The SDK derives its own
-     * client from it with {@code newBuilder()}, so its auth, retries, timeouts and origin rules
-     * still apply, and closing the FormationClient leaves this client untouched.
+     * An OkHttp client to share its connection pool and dispatcher with: the SDK derives its own
+     * with {@code newBuilder()}, its rules apply, and closing the FormationClient leaves it as is.
      *
      * @param httpClient the client the SDK derives its own from
      * @return this builder
@@ -348,10 +341,9 @@ public final class FormationClient implements AutoCloseable {
     }
 
     /**
-     * Where the futures of async calls complete, and so where callbacks on them run. Default: the
-     * client's own daemon threads, one per core, more while callbacks that block hold them all,
-     * shut down by {@link FormationClient#close()}; never OkHttp's. Slow work belongs on an
-     * executor of yours ({@code thenAcceptAsync}).
+     * Where the futures of async calls complete, and callbacks on them run. Default: the client's
+     * daemon threads, one per core, more while callbacks that block hold them all, shut down by
+     * {@link FormationClient#close()}; never OkHttp's. Slow work belongs on yours.
      *
      * @param executor completes every future the client returns; the caller's to shut down
      * @return this builder
@@ -362,8 +354,8 @@ public final class FormationClient implements AutoCloseable {
     }
 
     /**
-     * Trusts one more origin ({@code https://host[:port]}) with the access token, for links or
-     * action urls the service returns on another host. Repeatable.
+     * Trusts one more origin ({@code https://host[:port]}) with the token, for links or action urls
+     * on another host. Repeatable.
      *
      * @param origin an origin, such as {@code https://files.example.com}
      * @return this builder
@@ -385,8 +377,7 @@ public final class FormationClient implements AutoCloseable {
     }
 
     /**
-     * Your product token, such as {@code acme-onboarding/2.1}, put in front of the SDK's User-Agent
-     * ({@code formation-java/<version> java/<runtime>}).
+     * Your product token, such as {@code acme-onboarding/2.1}, before the SDK's User-Agent.
      *
      * @param product your product token
      * @return this builder
