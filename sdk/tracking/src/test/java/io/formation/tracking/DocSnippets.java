@@ -55,4 +55,16 @@ final class DocSnippets {
     tracker.untrack(set.id());
     tracker.close(); // on shutdown; the rows stay for the next start
   }
+
+  /** The client of "The rate limit the instances share". */
+  static FormationClient sharing(DataSource dataSource) {
+    DatabaseLimit limit = DatabaseLimit.on(dataSource); // close it after the client
+    FormationClient client =
+        FormationClient.builder()
+            .baseUrl("https://api.example.com")
+            .accessToken(System.getenv("FORMATION_ACCESS_TOKEN"))
+            .sharedLimit(limit)
+            .build();
+    return client;
+  }
 }
