@@ -117,12 +117,13 @@ public final class DatabaseLimit implements SharedLimit, AutoCloseable {
       connection.setAutoCommit(true);
       clock.measureIfNeverMeasured(connection);
       Instant now = clock.instant();
-      if (rows.add(origin)) {
+      if (!rows.contains(origin)) {
         insertIfAbsent(
             connection,
             "INSERT INTO " + limits + " (origin, format) VALUES (?, ?)",
             origin,
             FORMAT);
+        rows.add(origin);
       }
       if (news.cutAgo().isPresent()) {
         Instant at = now.minus(news.cutAgo().get());

@@ -40,6 +40,13 @@ class DatabaseLimitTest {
 
   /** The limit's tables from the shipped file, as a partner's migration makes them. */
   static void createTables(DataSource database) throws Exception {
+    try (Connection connection = database.getConnection();
+        Statement statement = connection.createStatement()) {
+      statement.execute(tablesSql());
+    }
+  }
+
+  private static String tablesSql() throws Exception {
     String sql =
         new String(
             DatabaseLimit.class
@@ -47,10 +54,7 @@ class DatabaseLimitTest {
                 .getResourceAsStream(DatabaseLimit.POSTGRESQL_SQL)
                 .readAllBytes(),
             StandardCharsets.UTF_8);
-    try (Connection connection = database.getConnection();
-        Statement statement = connection.createStatement()) {
-      statement.execute(sql.replaceAll("(?m)^--.*$", ""));
-    }
+    return sql.replaceAll("(?m)^--.*$", "");
   }
 
   @AfterAll
@@ -184,6 +188,17 @@ class DatabaseLimitTest {
         new DatabaseLimit(database, "no_such_limit", "lost", Clock.systemUTC());
 
     assertThatThrownBy(() -> instance.exchange(ORIGIN, NOTHING)).isInstanceOf(SQLException.class);
+  }
+
+  @Test
+  void anOriginsRowThatCouldNotBeMadeIsMadeAtTheNextExchange() throws Exception {
+    DatabaseLimit instance = new DatabaseLimit(database, "late_limit", "early", Clock.systemUTC());
+    assertThatThrownBy(() -> instance.exchange(ORIGIN, NOTHING)).isInstanceOf(SQLException.class);
+
+    execute(tablesSql().replace("formation_limit", "late_limit"));
+    instance.exchange(ORIGIN, cut(Duration.ZERO));
+
+    assertThat(instance.exchange(ORIGIN, NOTHING).lastCutAgo()).isPresent();
   }
 
   @Test
