@@ -66,7 +66,9 @@ class TrackingTableFlywayTest {
         .containsExactly("0", "1");
     assertThat(TrackingDatabases.rows(database, "partner_accounts")).isZero();
     assertThat(TrackingDatabases.rows(database, FormationTracker.DEFAULT_TABLE)).isEqualTo(1);
-    assertThat(TrackingDatabases.rows(database, DatabaseLimit.DEFAULT_TABLE)).isZero();
+    // The limit's table is there (counting throws otherwise); whether the client has exchanged
+    // through it yet, and so made its origin's row, is a matter of timing.
+    assertThat(TrackingDatabases.rows(database, DatabaseLimit.DEFAULT_TABLE)).isBetween(0, 1);
   }
 
   @Test
