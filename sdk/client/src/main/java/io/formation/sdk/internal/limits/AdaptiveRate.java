@@ -87,9 +87,12 @@ final class AdaptiveRate {
   private double tokens;
   private long refilled;
   // The live instances sharing the limit, each seeing about its share of the answers, and the
-  // rate they were answered at together, as last told; 0 unknown.
+  // rate they were answered at together, as last told (0 unknown), this instance's part of it
+  // then; whether any news came.
   private int instances = 1;
   private double fleetAnswered;
+  private double ownTold;
+  private boolean told;
 
   AdaptiveRate(double perSecond, int burst, long now) {
     this.budget = perSecond;
@@ -152,10 +155,11 @@ final class AdaptiveRate {
 
   /**
    * Another instance sharing the limit cut at {@code at}: this one cuts with it, unless the cut is
-   * stale or within a window of its own last one; whether it cut.
+   * stale or came while this one climbs back from its own, as others find the same excess later
+   * than it; whether it cut.
    */
   boolean cutWithFleet(long at, long now) {
-    if (!isFresh(at, now) || learned && at - lastCut < MEASURE_WINDOW_NANOS) {
+    if (!isFresh(at, now) || learned && isFresh(lastCut, at)) {
       return false;
     }
     cut(now);
@@ -164,15 +168,22 @@ final class AdaptiveRate {
 
   /**
    * What the instances sharing the limit said: how many are live, and how many answers a second
-   * they got together. A budget is theirs, split evenly; a learned rate is this instance's share,
-   * which grows as others stop and shrinks as others start.
+   * they got together, this instance's {@code own} among them. A budget is theirs, split evenly; a
+   * learned rate is this instance's share, which grows as others stop and shrinks as others start.
    */
-  void fleet(int live, double answeredPerSecond) {
+  void fleet(int live, double answeredPerSecond, double own) {
     live = Math.max(1, live);
-    lastMaxRate *= (double) instances / live;
-    instances = live;
     // What a fleet cannot know, or tells wrong, is unknown.
     fleetAnswered = Double.isFinite(answeredPerSecond) ? Math.max(0, answeredPerSecond) : 0;
+    ownTold = own;
+    if (!told && learned && live > 1 && fleetAnswered > 0) {
+      // Learned before the first news, from what this instance got beside others it did not know.
+      lastMaxRate = fleetAnswered / live;
+    } else {
+      lastMaxRate *= (double) instances / live;
+    }
+    told = true;
+    instances = live;
     if (budget > 0) {
       ceiling = budget / live;
       ceilingBurst = Math.max(1, budgetBurst / live);
@@ -209,8 +220,10 @@ final class AdaptiveRate {
     // When far more is sent than the service allows, what it answered is the better guess.
     double base = Math.min(sent.rate(now, MIN_RATE), answers.rate(now, Double.POSITIVE_INFINITY));
     if (instances > 1 && fleetAnswered > 0) {
-      // Shared: an even share of what the fleet was answered, whatever this instance's was.
-      base = fleetAnswered / instances;
+      // Shared: an even share of what the fleet was answered, whatever this instance's share, and
+      // of what this instance's own answers grew by since it told them.
+      double grown = Math.max(0, answers.rate(now, 0) - ownTold);
+      base = (fleetAnswered + grown) / instances;
     } else if (learned) {
       // Sending far under a measured rate, as while calls resume from a pause, says little of the
       // limit: one cut takes that rate down by BETA twice at most. A guessed rate has no floor.

@@ -267,7 +267,7 @@ public final class Throttle {
       boolean cutNow;
       synchronized (this) {
         sharedCut = cutAgo != null ? cut : sharedCut;
-        rate.fleet(known.instances(), known.answeredPerSecond());
+        rate.fleet(known.instances(), known.answeredPerSecond(), answered);
         Duration fleetCut = known.lastCutAgo();
         // An age too great to be a ticker's difference is stale all the same.
         cutNow =

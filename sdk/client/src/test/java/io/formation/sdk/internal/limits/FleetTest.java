@@ -63,6 +63,60 @@ class FleetTest {
   }
 
   @Test
+  void aCutElsewhereWhileThisInstanceClimbsBackFromItsOwnIsTheSameExcessFoundLater() {
+    MemoryFleet fleet = new MemoryFleet(2);
+    fleet.answered = 1_000;
+    Throttle instance = shared(fleet);
+    harness.sendAndAnswerAt(instance, 500, Duration.ofSeconds(1));
+    harness.refuseTheCallsInFlight(instance, null);
+    harness.time.advance(Duration.ofMillis(10)); // a token at the cut rate
+    harness.sendAndAnswerAt(instance, 100, Duration.ofMillis(300));
+    double climbing = instance.rate(SET);
+
+    // Another instance, slower to see the same refusals, cuts 300 ms after this one.
+    fleet.cutAt = harness.time.nanoTime();
+    harness.sendAndAnswerAt(instance, 100, Throttle.SHARE_EVERY);
+    assertThat(instance.rate(SET)).isGreaterThanOrEqualTo(climbing);
+
+    // Once this one has climbed back, a fresh cut elsewhere is new excess: an even share of 1,000.
+    harness.sendAndAnswerAt(instance, 100, Duration.ofSeconds(1));
+    fleet.cutAt = harness.time.nanoTime();
+    harness.sendAndAnswerAt(instance, 100, Throttle.SHARE_EVERY);
+    assertThat(instance.rate(SET)).isCloseTo(0.7 * 500, within(40.0));
+  }
+
+  @Test
+  void aRateLearnedBeforeAnyNewsOfTheFleetBecomesAnEvenShareOfWhatTheFleetIsAnswered() {
+    MemoryFleet fleet = new MemoryFleet(3);
+    fleet.down = true;
+    fleet.answered = 1_500;
+    Throttle instance = shared(fleet);
+    harness.sendAndAnswerAt(instance, 600, Duration.ofSeconds(1));
+    harness.refuseTheCallsInFlight(instance, null);
+
+    // Its 600 a second came beside two instances it had not heard of: a third of it would be 200.
+    fleet.down = false;
+    harness.time.advance(Duration.ofMillis(10));
+    harness.sendAndAnswerAt(instance, 100, Duration.ofMillis(1_400)); // climbed back, holding
+    assertThat(instance.rate(SET)).isCloseTo(0.9 * 500, within(5.0));
+  }
+
+  @Test
+  void aCutCountsThisInstancesAnswersAsTheyAreNowNotAsItLastToldThem() {
+    MemoryFleet fleet = new MemoryFleet(2);
+    fleet.answered = 1_000;
+    Throttle instance = shared(fleet);
+    harness.sendAndAnswerAt(instance, 500, Duration.ofSeconds(1));
+
+    // Its answers grow by 400 a second since it last told the fleet, as in a cold start.
+    fleet.down = true;
+    harness.sendAndAnswerAt(instance, 900, Duration.ofMillis(300));
+    harness.refuseTheCallsInFlight(instance, null);
+
+    assertThat(instance.rate(SET)).isCloseTo(0.7 * (1_000 + 400) / 2, within(25.0));
+  }
+
+  @Test
   void aCutOlderThanItsClimbIsNotFollowed() {
     MemoryFleet fleet = new MemoryFleet(2);
     Throttle instance = shared(fleet);
