@@ -23,6 +23,12 @@ final class AdaptiveRate {
   /** The longest a probe's doubling takes, however slow the answers: a raised limit is found. */
   private static final double SLOWEST_PROBE_DOUBLING_SECONDS = 3;
 
+  /** The most a probe doubles: past a billion times, an idle instance's rate stays a number. */
+  private static final double MAX_PROBE_DOUBLINGS = 30;
+
+  /** How far past the rate last learned a probe counts for a cut's floor. */
+  private static final double FLOOR_REACH = 16;
+
   /** The lowest learned rate, requests per second: a wait always gets a turn. */
   static final double MIN_RATE = 1.0;
 
@@ -62,6 +68,12 @@ final class AdaptiveRate {
   private boolean learned;
   private double lastMaxRate;
   private long lastCut;
+  // The last cut this instance's own refusals called for, and the last of another's it followed,
+  // as this clock dates it.
+  private boolean hasOwnCut;
+  private long ownCut;
+  private boolean hasFollowed;
+  private long followedAt;
   // The climb from the last cut: from when, how long, to which share of lastMaxRate, then held.
   private long climbFrom;
   private double climb;
@@ -92,7 +104,7 @@ final class AdaptiveRate {
   private int instances = 1;
   private double fleetAnswered;
   private double ownTold;
-  private boolean told;
+  private boolean heardOfOthers;
 
   AdaptiveRate(double perSecond, int burst, long now) {
     this.budget = perSecond;
@@ -150,18 +162,26 @@ final class AdaptiveRate {
       return false;
     }
     cut(now);
+    hasOwnCut = true;
+    ownCut = now;
     return true;
   }
 
   /**
-   * Another instance sharing the limit cut at {@code at}: this one cuts with it, unless the cut is
-   * stale or came while this one climbs back from its own, as others find the same excess later
-   * than it; whether it cut.
+   * Another instance sharing the limit cut at {@code at}: this one cuts with it once, unless the
+   * cut is stale, within a window of its last cut, or came while this one climbs back from a cut of
+   * its own refusals, as others find the same excess later than it; whether it cut.
    */
   boolean cutWithFleet(long at, long now) {
-    if (!isFresh(at, now) || learned && isFresh(lastCut, at)) {
+    // One cut told again, dated in this clock's future too, is within a window of where it was.
+    boolean followed = hasFollowed && Math.abs(at - followedAt) < MEASURE_WINDOW_NANOS;
+    boolean same =
+        learned && (at - lastCut < MEASURE_WINDOW_NANOS || hasOwnCut && isFresh(ownCut, at));
+    if (followed || same || !isFresh(at, now)) {
       return false;
     }
+    hasFollowed = true;
+    followedAt = at;
     cut(now);
     return true;
   }
@@ -176,19 +196,24 @@ final class AdaptiveRate {
     // What a fleet cannot know, or tells wrong, is unknown.
     fleetAnswered = Double.isFinite(answeredPerSecond) ? Math.max(0, answeredPerSecond) : 0;
     ownTold = own;
-    if (!told && learned && live > 1 && fleetAnswered > 0) {
-      // Learned before the first news, from what this instance got beside others it did not know.
+    if (!heardOfOthers && learned && live > 1 && fleetAnswered > 0) {
+      // Learned before news of others, from what this instance got beside those it did not know.
       lastMaxRate = fleetAnswered / live;
     } else {
       lastMaxRate *= (double) instances / live;
     }
-    told = true;
+    heardOfOthers |= live > 1;
     instances = live;
     if (budget > 0) {
       ceiling = budget / live;
       ceilingBurst = Math.max(1, budgetBurst / live);
       tokens = Math.min(tokens, ceilingBurst);
     }
+  }
+
+  /** The fleet could not be reached: its answers are unknown, its count the last told. */
+  void fleetUnreachable() {
+    fleetAnswered = 0;
   }
 
   /** Answers a second lately, for the fleet's sum; 0 before any. */
@@ -226,9 +251,11 @@ final class AdaptiveRate {
       base = (fleetAnswered + grown) / instances;
     } else if (learned) {
       // Sending far under a measured rate, as while calls resume from a pause, says little of the
-      // limit: one cut takes that rate down by BETA twice at most. A guessed rate has no floor.
+      // limit: one cut takes that rate down by BETA twice at most. A guess has no floor, nor the
+      // part of a probe far past the rate last learned, left to run while little went.
       double allowed = rate(now);
-      base = Math.min(allowed, hold > 0 ? Math.max(base, BETA * allowed) : base);
+      double floor = BETA * Math.min(allowed, FLOOR_REACH * lastMaxRate);
+      base = Math.min(allowed, hold > 0 ? Math.max(base, floor) : base);
     }
     base = Math.max(base, MIN_RATE);
     lastMaxRate = base;
@@ -340,7 +367,7 @@ final class AdaptiveRate {
     } else if (t < hold) {
       rate = held;
     } else {
-      rate = held * Math.pow(2, (t - hold) / probeDoublingSeconds());
+      rate = held * Math.pow(2, Math.min(MAX_PROBE_DOUBLINGS, (t - hold) / probeDoublingSeconds()));
     }
     return Math.min(ceiling, Math.max(MIN_RATE, rate));
   }

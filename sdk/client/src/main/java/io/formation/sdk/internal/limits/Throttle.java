@@ -261,6 +261,9 @@ public final class Throttle {
       }
       Fleet.Known known = fleet.exchange(Origins.origin(origin), cutAgo, answered);
       if (known == null) {
+        synchronized (this) {
+          rate.fleetUnreachable();
+        }
         return;
       }
       now = time.now();

@@ -102,18 +102,43 @@ class FleetTest {
   }
 
   @Test
-  void aCutCountsThisInstancesAnswersAsTheyAreNowNotAsItLastToldThem() {
+  void aCutCountsThisInstancesAnswersAsTheyAreNowWhereTheyGrewSinceItToldThem() {
+    MemoryFleet fleet = new MemoryFleet(2);
+    fleet.answered = 1_000;
+    List<Runnable> exchanges = new ArrayList<>();
+    Throttle instance = harness.throttle(0, 0);
+    instance.shareWith(fleet, exchanges::add);
+    for (int tenth = 0; tenth < 10; tenth++) {
+      harness.sendAndAnswerAt(instance, 500, Throttle.SHARE_EVERY);
+      List.copyOf(exchanges).forEach(Runnable::run);
+      exchanges.clear();
+    }
+
+    // Its answers grow by 400 a second while its next exchange is under way, as in a cold start.
+    harness.sendAndAnswerAt(instance, 900, Duration.ofMillis(300));
+    harness.refuseTheCallsInFlight(instance, null);
+
+    assertThat(instance.rate(SET)).isCloseTo(0.7 * (1_000 + 400) / 2, within(25.0));
+  }
+
+  @Test
+  void aCutDatedInThisClocksFutureIsFollowedOnce() {
     MemoryFleet fleet = new MemoryFleet(2);
     fleet.answered = 1_000;
     Throttle instance = shared(fleet);
     harness.sendAndAnswerAt(instance, 500, Duration.ofSeconds(1));
 
-    // Its answers grow by 400 a second since it last told the fleet, as in a cold start.
-    fleet.down = true;
-    harness.sendAndAnswerAt(instance, 900, Duration.ofMillis(300));
-    harness.refuseTheCallsInFlight(instance, null);
-
-    assertThat(instance.rate(SET)).isCloseTo(0.7 * (1_000 + 400) / 2, within(25.0));
+    // A store whose clock is ahead dates another instance's cut 3 s from now, at every exchange.
+    fleet.cutAt = harness.time.nanoTime() + Duration.ofSeconds(3).toNanos();
+    harness.time.advance(Throttle.SHARE_EVERY);
+    double previous = instance.rate(SET);
+    assertThat(previous).isCloseTo(0.7 * 500, within(40.0));
+    harness.time.advance(Duration.ofMillis(10)); // a token at the cut rate
+    for (int exchange = 0; exchange < 25; exchange++) {
+      harness.sendAndAnswerAt(instance, 100, Throttle.SHARE_EVERY);
+      assertThat(instance.rate(SET)).as("exchange %d", exchange).isGreaterThanOrEqualTo(previous);
+      previous = instance.rate(SET);
+    }
   }
 
   @Test
