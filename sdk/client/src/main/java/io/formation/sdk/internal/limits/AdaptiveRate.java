@@ -68,11 +68,9 @@ final class AdaptiveRate {
   private boolean learned;
   private double lastMaxRate;
   private long lastCut;
-  // The last cut this instance's own refusals called for, and the last of another's it followed,
-  // as this clock dates it.
-  private boolean hasOwnCut;
+  // The last cut this instance's own refusals called for, and the last of another's it followed
+  // as this clock dates it; before any, a time too old to matter.
   private long ownCut;
-  private boolean hasFollowed;
   private long followedAt;
   // The climb from the last cut: from when, how long, to which share of lastMaxRate, then held.
   private long climbFrom;
@@ -90,11 +88,8 @@ final class AdaptiveRate {
   private double noiseAnswers;
   private boolean spoke;
   private final Unanswered unanswered;
-  private final long start;
-  // Answers and refusals per second over the last EVIDENCE_SECONDS, by second, and their sum.
-  private final int[] returnedBySecond = new int[EVIDENCE_SECONDS];
-  private int returnedLately;
-  private long second;
+  // Answers and refusals over the last EVIDENCE_SECONDS.
+  private final Lately lately;
 
   private double tokens;
   private long refilled;
@@ -115,7 +110,9 @@ final class AdaptiveRate {
     this.tokens = perSecond > 0 ? burst : 0;
     this.refilled = now;
     this.unanswered = new Unanswered(now);
-    this.start = now;
+    this.lately = new Lately(EVIDENCE_SECONDS, now);
+    this.ownCut = now - 2 * (long) (CLIMB_SECONDS * 1e9);
+    this.followedAt = ownCut;
   }
 
   /** Whether calls wait for tokens at all: after a refusal, or under a budget. */
@@ -157,30 +154,27 @@ final class AdaptiveRate {
    */
   boolean refused(long now, long sentAt) {
     returned(now, sentAt, 1);
-    spoke = recentShare > PAUSE_SHARE || answersLately(now) * instances < MIN_EVIDENCE;
+    spoke = recentShare > PAUSE_SHARE || lately.total(now) * instances < MIN_EVIDENCE;
     if (!showsLimit(now) || learned && sentAt - lastCut < MEASURE_WINDOW_NANOS) {
       return false;
     }
     cut(now);
-    hasOwnCut = true;
     ownCut = now;
     return true;
   }
 
   /**
-   * Another instance sharing the limit cut at {@code at}: this one cuts with it once, unless the
-   * cut is stale, within a window of its last cut, or came while this one climbs back from a cut of
-   * its own refusals, as others find the same excess later than it; whether it cut.
+   * Another instance sharing the limit cut at {@code at}: this one cuts with it once (a cut told
+   * again, dated in this clock's future too, is within a window of where it was), unless the cut is
+   * stale, within a window of its last, or came while this one climbs back from a cut of its own
+   * refusals, as others find the same excess later than it; whether it cut.
    */
   boolean cutWithFleet(long at, long now) {
-    // One cut told again, dated in this clock's future too, is within a window of where it was.
-    boolean followed = hasFollowed && Math.abs(at - followedAt) < MEASURE_WINDOW_NANOS;
-    boolean same =
-        learned && (at - lastCut < MEASURE_WINDOW_NANOS || hasOwnCut && isFresh(ownCut, at));
+    boolean followed = Math.abs(at - followedAt) < MEASURE_WINDOW_NANOS;
+    boolean same = learned && (at - lastCut < MEASURE_WINDOW_NANOS || isFresh(ownCut, at));
     if (followed || same || !isFresh(at, now)) {
       return false;
     }
-    hasFollowed = true;
     followedAt = at;
     cut(now);
     return true;
@@ -250,9 +244,8 @@ final class AdaptiveRate {
       double grown = Math.max(0, answers.rate(now, 0) - ownTold);
       base = (fleetAnswered + grown) / instances;
     } else if (learned) {
-      // Sending far under a measured rate, as while calls resume from a pause, says little of the
-      // limit: one cut takes that rate down by BETA twice at most. A guess has no floor, nor the
-      // part of a probe far past the rate last learned, left to run while little went.
+      // Sending far under a measured rate, as from a pause, says little: one cut takes that rate
+      // down by BETA twice at most. A guess has no floor, nor a probe run on while little went.
       double allowed = rate(now);
       double floor = BETA * Math.min(allowed, FLOOR_REACH * lastMaxRate);
       base = Math.min(allowed, hold > 0 ? Math.max(base, floor) : base);
@@ -271,11 +264,9 @@ final class AdaptiveRate {
     // again and again at a low rate, whose answers take long to outweigh them.
     refusedShare = noiseShare;
     if (!wasActive) {
-      tokens = 0;
       refilled = now;
-    } else {
-      tokens = Math.min(tokens, capacity(rate(now)));
     }
+    tokens = wasActive ? Math.min(tokens, capacity(rate(now))) : 0;
   }
 
   /**
@@ -312,18 +303,6 @@ final class AdaptiveRate {
     return Math.max(0, now - climbFrom) / 1e9 - climb;
   }
 
-  /** Answers and refusals over the last ten seconds. */
-  private int answersLately(long now) {
-    long current = (now - start) / 1_000_000_000L;
-    for (long s = second + 1; s <= Math.min(current, second + EVIDENCE_SECONDS); s++) {
-      int slot = (int) (s % EVIDENCE_SECONDS);
-      returnedLately -= returnedBySecond[slot];
-      returnedBySecond[slot] = 0;
-    }
-    second = Math.max(second, current);
-    return returnedLately;
-  }
-
   /** Whether the last refusal speaks for every call: most are refused, or too few answers tell. */
   boolean speaksForOrigin() {
     return spoke;
@@ -331,9 +310,7 @@ final class AdaptiveRate {
 
   private void returned(long now, long sentAt, int refused) {
     unanswered.returned(now, sentAt);
-    answersLately(now);
-    returnedBySecond[(int) (second % EVIDENCE_SECONDS)]++;
-    returnedLately++;
+    lately.count(now);
     // Each instance sees its share of the fleet's answers, which weigh as many as the fleet's.
     double weight = Math.min(1, instances / SHARE_ANSWERS);
     refusedShare += (refused - refusedShare) * weight;

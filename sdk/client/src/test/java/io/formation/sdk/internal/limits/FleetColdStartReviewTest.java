@@ -26,8 +26,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Review of 737639c ("instances that start together find the limit once"): its three rules, at
- * their edges, on a manual clock.
+ * The fleet's rules for instances that start together and find the limit once, at their edges, on a
+ * manual clock.
  *
  * <ol>
  *   <li>a cut told by the fleet less than 1 s after this instance's own is the same excess, found
@@ -81,7 +81,7 @@ class FleetColdStartReviewTest {
   /**
    * The doc: "every other instance cuts at its next exchange"; the fleet keeps one cut per window.
    * Rule 1 spares an instance the same excess found later than its own cut; an instance that only
-   * followed a cut found none. (Before 737639c, a cut 100 ms or more past the last was followed.)
+   * followed a cut found none.
    */
   @Test
   void aFreshCutTheFleetFindsAfterACutThisInstanceOnlyFollowedIsFollowed() {
@@ -193,11 +193,10 @@ class FleetColdStartReviewTest {
   }
 
   /**
-   * The commit's aim: "instances that start together find the limit once, from an even share of
-   * what the fleet is answered". Started together, the first to exchange is told only itself live
-   * (the others' first exchanges come a few ms later); it then meets the limit alone, before its
-   * next exchange counts the others. Rule 2 is spent on that first news: the rate is divided by
-   * three, as one learned beside instances it did not know (the doc's "shrinks when one starts").
+   * Instances that start together find the limit once, from an even share of what the fleet is
+   * answered. Started together, the first to exchange is told only itself live (the others' first
+   * exchanges come a few ms later); it then meets the limit alone, before its next exchange counts
+   * the others. That news of others, not the first news, makes its rate an even share.
    */
   @Test
   void aFirstNewsThatCountedOnlyThisInstanceAtAColdStartStillLeadsToAnEvenShare() {
@@ -423,10 +422,10 @@ class FleetColdStartReviewTest {
   // --- many instances starting together
 
   /**
-   * Four instances start together against one limit of 1,000 a second, each offering 600. The
-   * commit: they find the limit once, from an even share; the doc: they end up even, and the fleet
-   * probes and backs off as one client would (alone, every second after the first is answered at
-   * 70% of the limit or more).
+   * Four instances start together against one limit of 1,000 a second, each offering 600. The rule:
+   * they find the limit once, from an even share; the doc: they end up even, and the fleet probes
+   * and backs off as one client would (alone, every second after the first is answered at 70% of
+   * the limit or more).
    */
   @Test
   void fourInstancesStartingTogetherFindTheLimitOnceAndShareItEvenly() {
