@@ -95,7 +95,7 @@ final class AdaptiveRate {
   private long refilled;
   // The live instances sharing the limit, each seeing about its share of the answers, and the
   // rate they were answered at together, as last told (0 unknown), this instance's part of it
-  // then; whether any news came.
+  // then; whether news of other instances came.
   private int instances = 1;
   private double fleetAnswered;
   private double ownTold;
