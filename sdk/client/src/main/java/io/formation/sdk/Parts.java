@@ -68,7 +68,7 @@ final class Parts {
         new Throttle(time, retryPolicy, events, builder.budgetPerSecond, builder.budgetBurst);
     this.exchanges = builder.sharedLimit == null ? null : SharedLimits.exchanges();
     if (exchanges != null) {
-      throttle.shareWith(new SharedLimits(builder.sharedLimit, log), exchanges);
+      throttle.shareWith(new SharedLimits(builder.sharedLimit, log), exchanges, origins.base());
     }
     this.transport =
         new Transport(

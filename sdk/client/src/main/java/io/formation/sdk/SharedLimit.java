@@ -10,12 +10,13 @@ import java.util.Optional;
  * {@code DatabaseLimit} keeps it in the partner's database; without one, each client learns the
  * limit on its own.
  *
- * <p>A client calls {@link #exchange} for each origin it sent a request to in the last second,
- * about every 100 ms and at once after a cut, on a thread of its own: a call never waits for it.
- * The live instances are those that exchanged lately: each takes an even share of the answers the
- * fleet got when it cuts, and of a {@link FormationClient.Builder#requestBudget budget}. While an
- * exchange throws or hangs, the client follows its own rate, with the last count of live instances
- * it was told. Times travel as ages, so that machines whose clocks differ agree.
+ * <p>A client calls {@link #exchange} once for its base URL's origin as it is built, then for each
+ * origin it sent a request to in the last second, about every 100 ms and at once after a cut, on a
+ * thread of its own: a call never waits for it. The live instances are those that exchanged lately:
+ * each takes an even share of the answers the fleet got when it cuts, and of a {@link
+ * FormationClient.Builder#requestBudget budget}. While an exchange throws or hangs, the client
+ * follows its own rate, with the last count of live instances it was told. Times travel as ages, so
+ * that machines whose clocks differ agree.
  */
 @FunctionalInterface
 public interface SharedLimit {

@@ -46,6 +46,24 @@ class SharedLimitTest {
   }
 
   @Test
+  void aClientJoinsItsBaseUrlsFleetAsItIsBuiltBeforeItCalls() throws Exception {
+    BlockingQueue<String> told = new LinkedBlockingQueue<>();
+    SharedLimit fleet =
+        (origin, news) -> {
+          told.add(origin + " " + news.cutAgo().isPresent() + " " + news.answeredPerSecond());
+          return ALONE;
+        };
+    FormationClient client = client(fleet);
+    try {
+      assertThat(told.poll(30, TimeUnit.SECONDS))
+          .isEqualTo(server.url("/").toString().replaceAll("/$", "") + " false 0.0");
+    } finally {
+      client.close();
+    }
+    assertThat(server.getRequestCount()).isZero();
+  }
+
+  @Test
   void aBudgetIsTheFleetsSplitOverTheLiveInstances() throws Exception {
     for (int i = 0; i < 6; i++) {
       server.enqueue(documentSet("ds_1", "finalizing"));

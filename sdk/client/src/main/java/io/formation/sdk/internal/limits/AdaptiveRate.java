@@ -64,6 +64,7 @@ final class AdaptiveRate {
   private double ceiling;
   private double ceilingBurst;
   private long lastSent;
+  private long firstSent;
 
   private boolean learned;
   private double lastMaxRate;
@@ -122,6 +123,9 @@ final class AdaptiveRate {
 
   /** A request went on the wire: one waiting in OkHttp's queue is not yet sent. */
   void sent(long now) {
+    if (!sent.isStarted()) {
+      firstSent = now;
+    }
     sent.count(now);
     lastSent = now;
     unanswered.sent(now);
@@ -212,7 +216,7 @@ final class AdaptiveRate {
 
   /** Answers a second lately, for the fleet's sum; 0 before any. */
   double answeredPerSecond(long now) {
-    return answers.rate(now, 0);
+    return answers.lately(now);
   }
 
   /** Whether a cut at {@code at} still matters: one older has climbed back. */
@@ -241,7 +245,7 @@ final class AdaptiveRate {
     if (instances > 1 && fleetAnswered > 0) {
       // Shared: an even share of what the fleet was answered, whatever this instance's share, and
       // of what this instance's own answers grew by since it told them.
-      double grown = Math.max(0, answers.rate(now, 0) - ownTold);
+      double grown = Math.max(0, answeredPerSecond(now) - ownTold);
       base = (fleetAnswered + grown) / instances;
     } else if (learned) {
       // Sending far under a measured rate, as from a pause, says little: one cut takes that rate
@@ -252,8 +256,10 @@ final class AdaptiveRate {
     }
     base = Math.max(base, MIN_RATE);
     lastMaxRate = base;
-    // Less than a window measured is a guess, which a hold could keep far under the limit.
-    boolean measured = sent.isMeasured() || answers.isMeasured();
+    // A cut before a climb's length of sending is a guess, which a hold could keep far under the
+    // limit: a ramp from nothing measures no rate held against it.
+    boolean measured =
+        (sent.isMeasured() || answers.isMeasured()) && now - firstSent >= CLIMB_SECONDS * 1e9;
     climb = CLIMB_SECONDS;
     heldShare = measured ? HOLD_SHARE : 1;
     hold = measured ? HOLD_SECONDS : 0;

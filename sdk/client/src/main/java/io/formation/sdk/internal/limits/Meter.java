@@ -38,6 +38,14 @@ final class Meter {
     return once;
   }
 
+  /** The rate lately: the smoothed rate, unless no window closed for two, when that spell's. */
+  double lately(long now) {
+    long elapsed = now - start;
+    return once && elapsed >= 2 * AdaptiveRate.MEASURE_WINDOW_NANOS
+        ? count * 1e9 / elapsed
+        : rate(now, 0);
+  }
+
   /** The smoothed rate, or the first window's so far; {@code unknown} before any count. */
   double rate(long now, double unknown) {
     if (once) {

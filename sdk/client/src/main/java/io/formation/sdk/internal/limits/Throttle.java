@@ -133,6 +133,15 @@ public final class Throttle {
     tick(null);
   }
 
+  /**
+   * As {@link #shareWith(Fleet, Executor)}, joining the fleet of the {@code home} origin at once:
+   * instances that start together know of one another before their calls meet the limit.
+   */
+  public void shareWith(Fleet fleet, Executor exchanges, HttpUrl home) {
+    lane(home);
+    shareWith(fleet, exchanges);
+  }
+
   /** Stops sharing; what waits is the transport's to fail. */
   public void close() {
     closed = true;
@@ -215,6 +224,7 @@ public final class Throttle {
     final OriginPause pause = new OriginPause();
     // The newest cut the fleet knows of: told by this instance, or by the fleet.
     private long sharedCut = Long.MIN_VALUE;
+    private boolean joined;
 
     Lane(HttpUrl origin) {
       super(Throttle.this.time, new AdaptiveRate(perSecond, burst, Throttle.this.time.now()));
@@ -250,9 +260,11 @@ public final class Throttle {
       long cut;
       double answered;
       synchronized (this) {
-        if (!rate.sentWithin(IN_USE_NANOS, now)) {
+        // A lane joins the fleet at its first trade, then trades while in use.
+        if (joined && !rate.sentWithin(IN_USE_NANOS, now)) {
           return;
         }
+        joined = true;
         cut = rate.lastCut();
         if (rate.isLearned() && cut != sharedCut && AdaptiveRate.isFresh(cut, now)) {
           cutAgo = Duration.ofNanos(now - cut);

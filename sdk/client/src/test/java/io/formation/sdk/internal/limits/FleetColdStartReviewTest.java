@@ -202,7 +202,8 @@ class FleetColdStartReviewTest {
   void aFirstNewsThatCountedOnlyThisInstanceAtAColdStartStillLeadsToAnEvenShare() {
     ColdFleet fleet = new ColdFleet(1, 600);
     Throttle instance = shared(fleet);
-    sendAndAnswerAt(instance, 600, Duration.ofMillis(150)); // its first exchange, at 100 ms
+    // Its first exchange, at 100 ms; past a climb's length of sending, its cut is measured.
+    sendAndAnswerAt(instance, 600, Duration.ofMillis(1_050));
     refuse(instance);
 
     fleet.live = 3;

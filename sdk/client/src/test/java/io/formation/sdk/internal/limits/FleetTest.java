@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import okhttp3.HttpUrl;
 import org.junit.jupiter.api.Test;
 
 /** Instances that share one limit, each its own throttle, trading news through one fleet. */
@@ -45,7 +46,7 @@ class FleetTest {
     fleet.answered = 1_000;
     Throttle small = shared(fleet);
     Throttle large = shared(fleet);
-    for (int tenth = 0; tenth < 100; tenth++) { // a second: 100 calls of one, 900 of the other
+    for (int tenth = 0; tenth < 120; tenth++) { // 100 calls a second of one, 900 of the other
       for (int call = 0; call < 10; call++) {
         Throttle instance = call == 0 ? small : large;
         assertThat(go(instance, create())).isCompleted();
@@ -298,6 +299,39 @@ class FleetTest {
     assertThat(fleet.exchanges).isEqualTo(closed);
   }
 
+  @Test
+  void aClientJoinsItsHomeOriginsFleetAsItIsBuiltSoItsFirstCutIsAlreadyAShare() {
+    MemoryFleet fleet = new MemoryFleet(2);
+    fleet.answered = 1_000;
+    Throttle instance = harness.throttle(0, 0);
+    instance.shareWith(fleet, Runnable::run, HttpUrl.get("https://api.example.com/v1/"));
+    assertThat(fleet.origins).containsExactly("https://api.example.com:443");
+    assertThat(fleet.told).isZero();
+
+    // Refused before its first trade since it began to call: alone, it would cut from its 300.
+    harness.sendAndAnswerAt(instance, 300, Duration.ofMillis(90));
+    harness.refuseTheCallsInFlight(instance, null);
+    assertThat(instance.rate(SET)).isCloseTo(0.7 * (1_000 + 300) / 2, within(25.0));
+
+    // A lane joined but unused is not traded again.
+    MemoryFleet idle = new MemoryFleet(2);
+    harness.throttle(0, 0).shareWith(idle, Runnable::run, SET);
+    harness.time.advance(Duration.ofSeconds(2));
+    assertThat(idle.exchanges).isOne();
+  }
+
+  @Test
+  void answersToldAfterAQuietSpellAreTheSpellsNotThoseBeforeIt() {
+    MemoryFleet fleet = new MemoryFleet(2);
+    Throttle instance = shared(fleet);
+    harness.sendAndAnswerAt(instance, 500, Duration.ofSeconds(1));
+    assertThat(fleet.told).isCloseTo(500, within(50.0));
+
+    // Paused: nothing sent or answered for half a second, the lane still in use.
+    harness.time.advance(Duration.ofMillis(500));
+    assertThat(fleet.told).isLessThan(500 / 5.0);
+  }
+
   Throttle shared(Fleet fleet) {
     Throttle throttle = harness.throttle(0, 0);
     throttle.shareWith(fleet, Runnable::run);
@@ -324,6 +358,7 @@ class FleetTest {
     double answered;
     boolean down;
     int exchanges;
+    double told = Double.NaN;
     final AtomicInteger cuts = new AtomicInteger();
     final List<String> origins = new ArrayList<>();
 
@@ -335,6 +370,7 @@ class FleetTest {
     public Known exchange(String origin, Duration cutAgo, double answeredPerSecond) {
       exchanges++;
       origins.add(origin);
+      told = answeredPerSecond;
       if (down) {
         return null;
       }

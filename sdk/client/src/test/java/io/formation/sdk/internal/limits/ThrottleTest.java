@@ -545,6 +545,18 @@ class ThrottleTest {
   }
 
   @Test
+  void aCutInTheFirstSecondOfSendingIsAGuessThoughItsWindowsWereMeasured() {
+    Throttle throttle = throttle(0, 0);
+    // A cold start's ramp, measured over four windows, meets the limit: no rate was held against
+    // it, so the rate climbs back to 500 a second and probes on, where a measured cut holds 450.
+    sendAt(throttle, 500, Duration.ofMillis(400));
+    refuseTheCallsInFlight(throttle, null);
+
+    time.advance(seconds(AdaptiveRate.CLIMB_SECONDS + 0.5));
+    assertThat(throttle.rate(SET)).isGreaterThan(500);
+  }
+
+  @Test
   void withoutRefusalsTheRateProbesUpwardOnceTheHoldIsOver() {
     Throttle throttle = throttle(0, 0);
     sendAt(throttle, 100, Duration.ofSeconds(1));
