@@ -10,6 +10,12 @@ final class Meter {
   private int count;
   private double smoothed;
   private boolean once;
+  // As smoothed, but started over after a quiet spell; while no window has closed since the last
+  // one, the events since the window it began in, and that window's start.
+  private double recent;
+  private boolean quiet;
+  private long since;
+  private int sinceCount;
 
   void count(long now) {
     if (!started) {
@@ -21,13 +27,22 @@ final class Meter {
       // A window twice its length had a quiet spell (a pause): it is not averaged in.
       if (elapsed < 2 * AdaptiveRate.MEASURE_WINDOW_NANOS) {
         double newest = count * 1e9 / elapsed;
+        recent = once && !quiet ? SMOOTH * newest + (1 - SMOOTH) * recent : newest;
         smoothed = once ? SMOOTH * newest + (1 - SMOOTH) * smoothed : newest;
         once = true;
+        quiet = false;
+      } else {
+        quiet = true;
+        since = start;
+        sinceCount = count;
       }
       start = now;
       count = 0;
     }
     count++;
+    if (quiet) {
+      sinceCount++;
+    }
   }
 
   boolean isStarted() {
@@ -38,12 +53,19 @@ final class Meter {
     return once;
   }
 
-  /** The rate lately: the smoothed rate, unless no window closed for two, when that spell's. */
+  /**
+   * The rate lately: during a quiet spell, the spell's; until a window closes after it, the rate
+   * since it began; then the rate smoothed from that window on.
+   */
   double lately(long now) {
     long elapsed = now - start;
-    return once && elapsed >= 2 * AdaptiveRate.MEASURE_WINDOW_NANOS
-        ? count * 1e9 / elapsed
-        : rate(now, 0);
+    if (elapsed >= 2 * AdaptiveRate.MEASURE_WINDOW_NANOS) {
+      return count * 1e9 / elapsed;
+    }
+    if (quiet) {
+      return sinceCount * 1e9 / (now - since);
+    }
+    return once ? recent : rate(now, 0);
   }
 
   /** The smoothed rate, or the first window's so far; {@code unknown} before any count. */

@@ -173,6 +173,10 @@ public final class Throttle {
   void exchange() {
     try {
       for (Lane lane : lanes.values()) {
+        // A trade queued, or a lane reached, after close tells the fleet nothing.
+        if (closed) {
+          return;
+        }
         lane.exchange(fleet);
       }
     } finally {
