@@ -314,25 +314,22 @@ class FleetJoinReviewTest {
 
   @Test
   void aCutOfTheFleetFollowedInTheFirstSecondOfSendingIsAGuessAndOneAfterIsHeld() {
+    assertGuess(fleetCutFollowedAfterSending(400 * MS));
+    assertHeld(fleetCutFollowedAfterSending(1_400 * MS));
+  }
+
+  /** A fresh instance sends for {@code nanos}, then follows a cut of the fleet: its rate. */
+  AdaptiveRate fleetCutFollowedAfterSending(long nanos) {
     Rig rig = new Rig(0);
     Recorder fleet = new Recorder(rig::now);
-    Throttle early = rig.throttle();
-    early.shareWith(fleet, Runnable::run, HOME);
-    rig.sendAndAnswer(early, HOME_CALL, 500, 400 * MS);
+    Throttle throttle = rig.throttle();
+    throttle.shareWith(fleet, Runnable::run, HOME);
+    rig.sendAndAnswer(throttle, HOME_CALL, 500, nanos);
     fleet.cutAt = rig.now();
-    rig.sendAndAnswer(early, HOME_CALL, 100, Throttle.SHARE_EVERY.toNanos());
-    assertThat(rateOf(early, HOME).isLearned()).as("followed").isTrue();
-    assertGuess(rateOf(early, HOME));
-
-    Rig later = new Rig(0);
-    Recorder second = new Recorder(later::now);
-    Throttle late = later.throttle();
-    late.shareWith(second, Runnable::run, HOME);
-    later.sendAndAnswer(late, HOME_CALL, 500, 1_400 * MS);
-    second.cutAt = later.now();
-    later.sendAndAnswer(late, HOME_CALL, 100, Throttle.SHARE_EVERY.toNanos());
-    assertThat(rateOf(late, HOME).isLearned()).as("followed").isTrue();
-    assertHeld(rateOf(late, HOME));
+    rig.sendAndAnswer(throttle, HOME_CALL, 100, Throttle.SHARE_EVERY.toNanos());
+    AdaptiveRate rate = rateOf(throttle, HOME);
+    assertThat(rate.isLearned()).as("followed").isTrue();
+    return rate;
   }
 
   /**
