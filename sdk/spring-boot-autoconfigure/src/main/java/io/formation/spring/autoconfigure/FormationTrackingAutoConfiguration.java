@@ -14,6 +14,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -32,8 +33,10 @@ import org.springframework.context.annotation.Configuration;
  * other's tasks: the tracker's scheduler is not a bean and its task is not a {@code Task} bean.
  *
  * <p>The client shares its rate limit with the other instances through the same database ({@link
- * DatabaseLimit}, whose tables the shipped migration's version 2 creates), unless {@code
- * formation.tracking.shared-limit.enabled=false}.
+ * DatabaseLimit}, whose tables a shipped migration of their own creates), unless {@code
+ * formation.tracking.shared-limit.enabled=false}. The limit, and so the client, is built after the
+ * database's initialization (the application's Flyway, Liquibase or SQL scripts, and {@link
+ * FormationTrackingFlywayAutoConfiguration}'s run): the client exchanges through it as it is built.
  */
 @AutoConfiguration(
     after = FormationAutoConfiguration.class,
@@ -83,7 +86,9 @@ public class FormationTrackingAutoConfiguration {
       havingValue = "true",
       matchIfMissing = true)
   static class SharedLimitConfiguration {
+    // The client exchanges through it as it is built: after the migrations that make its tables.
     @Bean
+    @DependsOnDatabaseInitialization
     DatabaseLimit formationSharedLimit(DataSource dataSource) {
       return DatabaseLimit.on(dataSource);
     }

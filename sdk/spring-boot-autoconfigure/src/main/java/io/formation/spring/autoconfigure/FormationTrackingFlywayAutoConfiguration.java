@@ -32,7 +32,8 @@ import org.springframework.context.annotation.Bean;
  * earlier migration or by hand). The shared limit's tables ({@code DatabaseLimit}) come the same
  * way, from their own folder, with their own history table ({@value #LIMIT_HISTORY_TABLE}). It runs
  * after the application's own database initialization (Flyway, Liquibase, SQL scripts) and before
- * the tracker is built. {@code formation.tracking.flyway.enabled=false} turns it off.
+ * the tracker and the shared limit, so the client that takes the limit, are built. {@code
+ * formation.tracking.flyway.enabled=false} turns it off.
  */
 @AutoConfiguration(
     after = FormationTrackingAutoConfiguration.class,
@@ -76,17 +77,22 @@ public class FormationTrackingFlywayAutoConfiguration {
     return new TrackingTableMigration(migrate(dataSource));
   }
 
-  /** The tracker is built after its table, even when beans are initialized lazily. */
+  /**
+   * The tracker and the shared limit are made after their tables, even when beans are initialized
+   * lazily: the client that takes the limit exchanges through it as it is built.
+   */
   @Bean
-  static BeanFactoryPostProcessor formationTrackerAfterItsTable() {
+  static BeanFactoryPostProcessor formationTrackerAndLimitAfterTheirTables() {
     return beanFactory -> {
-      for (String name : beanFactory.getBeanNamesForType(FormationTracker.class, true, false)) {
-        BeanDefinition tracker = beanFactory.getBeanDefinition(name);
-        String[] dependsOn = tracker.getDependsOn();
-        List<String> all =
-            new ArrayList<>(dependsOn == null ? List.of() : Arrays.asList(dependsOn));
-        all.add("formationTrackingTableMigration");
-        tracker.setDependsOn(all.toArray(String[]::new));
+      for (Class<?> type : List.of(FormationTracker.class, DatabaseLimit.class)) {
+        for (String name : beanFactory.getBeanNamesForType(type, true, false)) {
+          BeanDefinition bean = beanFactory.getBeanDefinition(name);
+          String[] dependsOn = bean.getDependsOn();
+          List<String> all =
+              new ArrayList<>(dependsOn == null ? List.of() : Arrays.asList(dependsOn));
+          all.add("formationTrackingTableMigration");
+          bean.setDependsOn(all.toArray(String[]::new));
+        }
       }
     };
   }
