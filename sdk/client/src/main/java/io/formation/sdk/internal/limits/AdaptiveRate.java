@@ -79,6 +79,14 @@ final class AdaptiveRate {
   private double heldShare;
   private double hold;
 
+  // Answers and refusals so far, and at the last cut; whether the origin paused since.
+  private long answeredCount;
+  private long answeredAtCut;
+  private long refusedCount;
+  private long refusedAtCut;
+  private boolean pausedSinceCut;
+  // The highest rate held past its climb with no cut, so far as known; 0 before any.
+  private double clean;
   private final Meter sent = new Meter();
   private final Meter answers = new Meter();
 
@@ -134,6 +142,7 @@ final class AdaptiveRate {
   /** An answer other than a refusal came. */
   void answered(long now, long sentAt) {
     answers.count(now);
+    answeredCount++;
     returned(now, sentAt, 0);
   }
 
@@ -157,9 +166,14 @@ final class AdaptiveRate {
    * the last cut; whether it cut.
    */
   boolean refused(long now, long sentAt) {
+    refusedCount++;
     returned(now, sentAt, 1);
     spoke = recentShare > PAUSE_SHARE || lately.total(now) * instances < MIN_EVIDENCE;
     if (!showsLimit(now) || learned && sentAt - lastCut < MEASURE_WINDOW_NANOS) {
+      return false;
+    }
+    // A limit refuses none below a rate held clean: a few recent refusals there are noise.
+    if (learned && rate(now) <= clean && recentShare <= NOISE_SHARE) {
       return false;
     }
     cut(now);
@@ -195,10 +209,13 @@ final class AdaptiveRate {
     fleetAnswered = Double.isFinite(answeredPerSecond) ? Math.max(0, answeredPerSecond) : 0;
     ownTold = own;
     if (!heardOfOthers && learned && live > 1 && fleetAnswered > 0) {
-      // Learned before news of others, from what this instance got beside those it did not know.
+      // Learned before news of others, from what this instance got beside those it did not know;
+      // what it held clean alone says nothing of its share.
       lastMaxRate = fleetAnswered / live;
+      clean = 0;
     } else {
       lastMaxRate *= (double) instances / live;
+      clean *= (double) instances / live;
     }
     heardOfOthers |= live > 1;
     instances = live;
@@ -238,15 +255,49 @@ final class AdaptiveRate {
     return lastCut;
   }
 
+  /**
+   * Whether more than a fifth of what came back since the last cut was refused: a limit's share.
+   */
+  private boolean refusedPastNoiseSinceCut() {
+    long refused = refusedCount - refusedAtCut;
+    return refused > NOISE_SHARE * (answeredCount - answeredAtCut + refused);
+  }
+
+  /**
+   * What the service answered a second since the last cut, a measured one, when a limit's share was
+   * refused since, enough were answered and no pause came between: past its limit, a service
+   * answers at the limit's own rate, which the smoothed windows lag. NaN otherwise.
+   */
+  private double limitSinceCut(long now) {
+    long since = now - lastCut;
+    long answered = answeredCount - answeredAtCut;
+    return hold > 0
+            && !pausedSinceCut
+            && refusedPastNoiseSinceCut()
+            && answered >= MIN_EVIDENCE
+            && since > 0
+            && since < CLIMB_SECONDS * 1e9
+        ? answered * 1e9 / since
+        : Double.NaN;
+  }
+
   private void cut(long now) {
     boolean wasActive = isActive();
     // When far more is sent than the service allows, what it answered is the better guess.
-    double base = Math.min(sent.rate(now, MIN_RATE), answers.rate(now, Double.POSITIVE_INFINITY));
+    double answered = answers.rate(now, Double.POSITIVE_INFINITY);
+    double base = Math.min(sent.rate(now, MIN_RATE), answered);
+    double limit = limitSinceCut(now);
     if (instances > 1 && fleetAnswered > 0) {
       // Shared: an even share of what the fleet was answered, whatever this instance's share, and
       // of what this instance's own answers grew by since it told them.
       double grown = Math.max(0, answeredPerSecond(now) - ownTold);
       base = (fleetAnswered + grown) / instances;
+      // The fleet's answers, told lately, lag a limit far exceeded as this instance's own do.
+      if (limit < answered) {
+        base *= limit / answered;
+      }
+    } else if (!Double.isNaN(limit)) {
+      base = Math.min(base, limit);
     } else if (learned) {
       // Sending far under a measured rate, as from a pause, says little: one cut takes that rate
       // down by BETA twice at most. A guess has no floor, nor a probe run on while little went.
@@ -255,7 +306,18 @@ final class AdaptiveRate {
       base = Math.min(allowed, hold > 0 ? Math.max(base, floor) : base);
     }
     base = Math.max(base, MIN_RATE);
+    // A cut as the rate probes past its hold: the rate held was clean. A limit's share of recent
+    // answers refused: a limit under it, so nothing is known clean.
+    if (learned && afterClimb(now) >= hold) {
+      clean = Math.max(clean, heldShare * lastMaxRate);
+    }
+    if (recentShare > NOISE_SHARE) {
+      clean = 0;
+    }
     lastMaxRate = base;
+    answeredAtCut = answeredCount;
+    refusedAtCut = refusedCount;
+    pausedSinceCut = false;
     // A cut before a climb's length of sending is a guess, which a hold could keep far under the
     // limit: a ramp from nothing measures no rate held against it.
     boolean measured =
@@ -329,11 +391,20 @@ final class AdaptiveRate {
     }
   }
 
-  /** The origin is paused until then: nothing is learned meanwhile, so the climb starts then. */
-  void pausedUntil(long until) {
-    if (learned && hold > 0 && until - climbFrom > 0) {
+  /**
+   * The origin is paused from now until then. A cut's climb starts then, where noise leaves the
+   * rate as it was; and a pause that comes, too soon for a further cut, while a limit's share is
+   * refused since a measured one takes that cut to what the service answered since.
+   */
+  void paused(long now, long until, boolean cut) {
+    if (cut && learned && hold > 0 && until - climbFrom > 0) {
       climbFrom = until;
     }
+    double limit = limitSinceCut(now);
+    if (limit < lastMaxRate) {
+      lastMaxRate = Math.max(limit, MIN_RATE);
+    }
+    pausedSinceCut = true;
   }
 
   /** The rate now, requests per second: the climb, the hold, then the probe, within the bounds. */

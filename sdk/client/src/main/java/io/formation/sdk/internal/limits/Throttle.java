@@ -106,9 +106,8 @@ public final class Throttle {
       if (pause != null && lane.rate.speaksForOrigin()) {
         paused = lane.pause.pause(now, sentAt, pause);
       }
-      // Only a cut's climb waits for the pause: noise leaves the rate as it was.
-      if (cut && !lane.pause.left(now).isZero()) {
-        lane.rate.pausedUntil(lane.pause.until());
+      if (!lane.pause.left(now).isZero()) {
+        lane.rate.paused(now, lane.pause.until(), cut);
       }
     }
     if (cut) {
@@ -296,7 +295,7 @@ public final class Throttle {
         if (cutNow) {
           sharedCut = rate.lastCut();
           if (!pause.left(now).isZero()) {
-            rate.pausedUntil(pause.until());
+            rate.paused(now, pause.until(), true);
           }
         }
       }

@@ -36,10 +36,6 @@ class NoiseSecondReviewTest {
     noiseStartingOnceALimitWasFound(share, retryAfter, fastest, slowest);
   }
 
-  @Disabled(
-      "Open (issue 30): 5% of noise starting after twenty clean seconds cuts the rate several times"
-          + " (lowest seconds 200 to 350 answered of 1,000) before the noise, averaged over the"
-          + " last thousand answers, is learned")
   @ParameterizedTest(name = "{0} refused, Retry-After {1}, answers in {2}-{3} ms")
   @CsvSource({"0.05, 1, 1, 50", "0.05, 0, 1, 1", "0.05, 5, 1, 300"})
   void fivePercentOfNoiseStartingOnceALimitOfAThousandWasFoundIsNotCutAgainAndAgain(

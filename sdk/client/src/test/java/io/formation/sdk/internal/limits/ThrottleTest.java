@@ -18,7 +18,9 @@ import io.formation.sdk.internal.transport.Outcome;
 import io.formation.testkit.FakeTime;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
@@ -872,6 +874,24 @@ class ThrottleTest {
   }
 
   @Test
+  void aDroppedLimitIsFollowedInOneCutOnceItsRefusalsSpeakForEveryCall() {
+    Throttle throttle = jittered();
+    LimitedService service = new LimitedService(2_000, 100);
+    service.latency = Duration.ofMillis(20);
+    service.serve(throttle, Duration.ofSeconds(10));
+    service.limit = 500;
+
+    List<int[]> halves = service.serve(throttle, Duration.ofSeconds(3), Duration.ofMillis(500));
+
+    // The drop refuses most calls, which wait out its Retry-After. The cut they bring is from
+    // what the service answered since the last cut, not from windows that still count the old
+    // limit: from the pause's end, calls go under the new limit until a probe. (From the smoothed
+    // windows, a fifth of the first half second after the pause was refused.)
+    assertThat(halves.subList(2, 4))
+        .allSatisfy(half -> assertThat(half[1]).isLessThanOrEqualTo((half[0] + half[1]) / 20));
+  }
+
+  @Test
   void aLimitIsStillFoundAndFollowedUnderASteadyShareOfNoise() {
     Throttle throttle = jittered();
     LimitedService service = new LimitedService(2_000, 100);
@@ -906,9 +926,9 @@ class ThrottleTest {
   }
 
   /**
-   * A service limited by a token bucket that answers 429 with {@code Retry-After: 1} beyond it, at
-   * once, sent far more calls than it allows: every millisecond of injected time, the throttle has
-   * calls waiting.
+   * A service limited by a token bucket that answers 429 with {@code Retry-After: 1} beyond it,
+   * after its latency (none unless set), sent far more calls than it allows: every millisecond of
+   * injected time, the throttle has calls waiting.
    */
   final class LimitedService {
     double limit;
@@ -919,6 +939,9 @@ class ThrottleTest {
     final Random random = new Random(30);
     long refilled = time.nanoTime();
     final List<CompletableFuture<IOException>> waiting = new ArrayList<>();
+    // When each request on the wire was sent; each is answered the latency after.
+    final Deque<Long> inFlight = new ArrayDeque<>();
+    Duration latency = Duration.ZERO;
 
     LimitedService(double limit, double burst) {
       this.limit = limit;
@@ -928,12 +951,17 @@ class ThrottleTest {
 
     /** Answered and refused calls of each second. */
     List<int[]> serve(Throttle throttle, Duration during) {
-      List<int[]> seconds = new ArrayList<>();
+      return serve(throttle, during, Duration.ofSeconds(1));
+    }
+
+    /** Answered and refused calls of each span. */
+    List<int[]> serve(Throttle throttle, Duration during, Duration each) {
+      List<int[]> spans = new ArrayList<>();
       for (long ms = 0; ms < during.toMillis(); ms++) {
-        if (ms % 1_000 == 0) {
-          seconds.add(new int[2]);
+        if (ms % each.toMillis() == 0) {
+          spans.add(new int[2]);
         }
-        int[] second = seconds.get(seconds.size() - 1);
+        int[] span = spans.get(spans.size() - 1);
         while (waiting.size() < 100) {
           waiting.add(go(throttle, create()));
         }
@@ -945,23 +973,27 @@ class ThrottleTest {
           if (turn.isDone()) {
             waiting.remove(turn);
             assertThat(turn).isCompleted();
-            if (random.nextDouble() < noise) {
-              second[1]++;
-              // "Go on": the noise asks for no pause.
-              throttle.observe(create(), answer(429, "0"), now - 1);
-            } else if (tokens >= 1) {
-              tokens--;
-              second[0]++;
-              throttle.observe(create(), answer(200, null), now - 1);
-            } else {
-              second[1]++;
-              // Sent during the millisecond just past, before any cut this refusal brings.
-              throttle.observe(create(), answer(429, "1"), now - 1);
-            }
+            // Sent during the millisecond just past.
+            inFlight.add(now - 1);
+          }
+        }
+        while (!inFlight.isEmpty() && now - inFlight.peek() > latency.toNanos()) {
+          long sentAt = inFlight.remove();
+          if (random.nextDouble() < noise) {
+            span[1]++;
+            // "Go on": the noise asks for no pause.
+            throttle.observe(create(), answer(429, "0"), sentAt);
+          } else if (tokens >= 1) {
+            tokens--;
+            span[0]++;
+            throttle.observe(create(), answer(200, null), sentAt);
+          } else {
+            span[1]++;
+            throttle.observe(create(), answer(429, "1"), sentAt);
           }
         }
       }
-      return seconds;
+      return spans;
     }
   }
 
