@@ -44,17 +44,11 @@ final class AdaptiveRate {
   /** Answers the refused share is averaged over: enough that a steady few percent stays under. */
   static final double SHARE_ANSWERS = 100;
 
-  /** Answers the noise's share is averaged over, and the most its estimate counts. */
-  private static final double NOISE_ANSWERS = 1_000;
-
-  /** How far past twice its noise the refused share rises, once a limit was found, past it. */
-  private static final double PROBE_MARGIN = 0.02;
-
   /** The refused share above which refusals speak for every call: the limit is far exceeded. */
   static final double PAUSE_SHARE = 0.5;
 
   /** Recent answers below which a refusal's share cannot tell a limit from noise. */
-  private static final double MIN_EVIDENCE = 20;
+  static final double MIN_EVIDENCE = 20;
 
   /** Seconds over which answers are counted to tell whether a refusal has evidence around it. */
   private static final int EVIDENCE_SECONDS = 10;
@@ -79,22 +73,12 @@ final class AdaptiveRate {
   private double heldShare;
   private double hold;
 
-  // Answers and refusals so far, and at the last cut; whether the origin paused since.
-  private long answeredCount;
-  private long answeredAtCut;
-  private long refusedCount;
-  private long refusedAtCut;
-  private boolean pausedSinceCut;
   // The highest rate held past its climb with no cut, so far as known; 0 before any.
   private double clean;
   private final Meter sent = new Meter();
   private final Meter answers = new Meter();
 
-  // The refused share of recent answers: as the last cut's evidence, and as it is; the noise's.
-  private double refusedShare;
-  private double recentShare;
-  private double noiseShare;
-  private double noiseAnswers;
+  private final Refusals refusals = new Refusals();
   private boolean spoke;
   private final Unanswered unanswered;
   // Answers and refusals over the last EVIDENCE_SECONDS.
@@ -142,8 +126,7 @@ final class AdaptiveRate {
   /** An answer other than a refusal came. */
   void answered(long now, long sentAt) {
     answers.count(now);
-    answeredCount++;
-    returned(now, sentAt, 0);
+    returned(now, sentAt, false);
   }
 
   /** A request came back failed, or with an answer that says nothing of a limit. */
@@ -166,14 +149,13 @@ final class AdaptiveRate {
    * the last cut; whether it cut.
    */
   boolean refused(long now, long sentAt) {
-    refusedCount++;
-    returned(now, sentAt, 1);
-    spoke = recentShare > PAUSE_SHARE || lately.total(now) * instances < MIN_EVIDENCE;
+    returned(now, sentAt, true);
+    spoke = refusals.recent() > PAUSE_SHARE || lately.total(now) * instances < MIN_EVIDENCE;
     if (!showsLimit(now) || learned && sentAt - lastCut < MEASURE_WINDOW_NANOS) {
       return false;
     }
     // A limit refuses none below a rate held clean: a few recent refusals there are noise.
-    if (learned && rate(now) <= clean && recentShare <= NOISE_SHARE) {
+    if (learned && rate(now) <= clean && refusals.recent() <= NOISE_SHARE) {
       return false;
     }
     cut(now);
@@ -255,38 +237,12 @@ final class AdaptiveRate {
     return lastCut;
   }
 
-  /**
-   * Whether more than a fifth of what came back since the last cut was refused: a limit's share.
-   */
-  private boolean refusedPastNoiseSinceCut() {
-    long refused = refusedCount - refusedAtCut;
-    return refused > NOISE_SHARE * (answeredCount - answeredAtCut + refused);
-  }
-
-  /**
-   * What the service answered a second since the last cut, a measured one, when a limit's share was
-   * refused since, enough were answered and no pause came between: past its limit, a service
-   * answers at the limit's own rate, which the smoothed windows lag. NaN otherwise.
-   */
-  private double limitSinceCut(long now) {
-    long since = now - lastCut;
-    long answered = answeredCount - answeredAtCut;
-    return hold > 0
-            && !pausedSinceCut
-            && refusedPastNoiseSinceCut()
-            && answered >= MIN_EVIDENCE
-            && since > 0
-            && since < CLIMB_SECONDS * 1e9
-        ? answered * 1e9 / since
-        : Double.NaN;
-  }
-
   private void cut(long now) {
     boolean wasActive = isActive();
     // When far more is sent than the service allows, what it answered is the better guess.
     double answered = answers.rate(now, Double.POSITIVE_INFINITY);
     double base = Math.min(sent.rate(now, MIN_RATE), answered);
-    double limit = limitSinceCut(now);
+    double limit = hold > 0 ? refusals.limitSinceCut(now - lastCut) : Double.NaN;
     if (instances > 1 && fleetAnswered > 0) {
       // Shared: an even share of what the fleet was answered, whatever this instance's share, and
       // of what this instance's own answers grew by since it told them.
@@ -311,13 +267,10 @@ final class AdaptiveRate {
     if (learned && afterClimb(now) >= hold) {
       clean = Math.max(clean, heldShare * lastMaxRate);
     }
-    if (recentShare > NOISE_SHARE) {
+    if (refusals.recent() > NOISE_SHARE) {
       clean = 0;
     }
     lastMaxRate = base;
-    answeredAtCut = answeredCount;
-    refusedAtCut = refusedCount;
-    pausedSinceCut = false;
     // A cut before a climb's length of sending is a guess, which a hold could keep far under the
     // limit: a ramp from nothing measures no rate held against it.
     boolean measured =
@@ -328,9 +281,7 @@ final class AdaptiveRate {
     lastCut = now;
     climbFrom = now;
     learned = true;
-    // A further cut needs refusals of what goes at the new rate: those of the old one would cut
-    // again and again at a low rate, whose answers take long to outweigh them.
-    refusedShare = noiseShare;
+    refusals.cut();
     if (!wasActive) {
       refilled = now;
     }
@@ -343,18 +294,7 @@ final class AdaptiveRate {
    * refuses a steady few whatever the rate.
    */
   private boolean showsLimit(long now) {
-    // Once a limit was found, refusals past the noise show the rate is over it again.
-    double refused = learned ? Math.min(NOISE_SHARE, 2 * noise() + PROBE_MARGIN) : NOISE_SHARE;
-    return refusedShare > refused || unanswered.share() > NOISE_SHARE;
-  }
-
-  /**
-   * The noise's share as the plus-four estimate: two refusals in four answers more than measured,
-   * so that a few answers read as much noise and many as what they measured.
-   */
-  private double noise() {
-    double measured = Math.min(noiseAnswers, NOISE_ANSWERS);
-    return (noiseShare * measured + 2) / (measured + 4);
+    return refusals.showLimit(learned) || unanswered.share() > NOISE_SHARE;
   }
 
   /**
@@ -376,19 +316,11 @@ final class AdaptiveRate {
     return spoke;
   }
 
-  private void returned(long now, long sentAt, int refused) {
+  private void returned(long now, long sentAt, boolean refused) {
     unanswered.returned(now, sentAt);
     lately.count(now);
     // Each instance sees its share of the fleet's answers, which weigh as many as the fleet's.
-    double weight = Math.min(1, instances / SHARE_ANSWERS);
-    refusedShare += (refused - refusedShare) * weight;
-    recentShare += (refused - recentShare) * weight;
-    // Refusals past a fifth of the answers are a limit's, not noise.
-    if (measuresNoise(now, sentAt) && refusedShare <= NOISE_SHARE) {
-      // The mean of the first answers, then of about the last thousand.
-      noiseAnswers++;
-      noiseShare += (refused - noiseShare) / Math.min(noiseAnswers, NOISE_ANSWERS);
-    }
+    refusals.count(refused, Math.min(1, instances / SHARE_ANSWERS), measuresNoise(now, sentAt));
   }
 
   /**
@@ -400,11 +332,11 @@ final class AdaptiveRate {
     if (cut && learned && hold > 0 && until - climbFrom > 0) {
       climbFrom = until;
     }
-    double limit = limitSinceCut(now);
+    double limit = hold > 0 ? refusals.limitSinceCut(now - lastCut) : Double.NaN;
     if (limit < lastMaxRate) {
       lastMaxRate = Math.max(limit, MIN_RATE);
     }
-    pausedSinceCut = true;
+    refusals.paused();
   }
 
   /** The rate now, requests per second: the climb, the hold, then the probe, within the bounds. */
