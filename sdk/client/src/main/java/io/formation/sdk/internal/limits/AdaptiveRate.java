@@ -50,9 +50,6 @@ final class AdaptiveRate {
   /** Recent answers below which a refusal's share cannot tell a limit from noise. */
   static final double MIN_EVIDENCE = 20;
 
-  /** Seconds over which answers are counted to tell whether a refusal has evidence around it. */
-  private static final int EVIDENCE_SECONDS = 10;
-
   private final double budget;
   private final int budgetBurst;
   private double ceiling;
@@ -73,16 +70,15 @@ final class AdaptiveRate {
   private double heldShare;
   private double hold;
 
-  // The highest rate held past its climb with no cut, so far as known; 0 before any.
+  // The rate last held through its hold, with no cut, and probed past; 0 before any, or once a
+  // limit's share was refused of what went out at or under it.
   private double clean;
   private final Meter sent = new Meter();
   private final Meter answers = new Meter();
 
-  private final Refusals refusals = new Refusals();
+  private final Refusals refusals;
   private boolean spoke;
   private final Unanswered unanswered;
-  // Answers and refusals over the last EVIDENCE_SECONDS.
-  private final Lately lately;
 
   private double tokens;
   private long refilled;
@@ -103,7 +99,7 @@ final class AdaptiveRate {
     this.tokens = perSecond > 0 ? burst : 0;
     this.refilled = now;
     this.unanswered = new Unanswered(now);
-    this.lately = new Lately(EVIDENCE_SECONDS, now);
+    this.refusals = new Refusals(now);
     this.ownCut = now - 2 * (long) (CLIMB_SECONDS * 1e9);
     this.followedAt = ownCut;
   }
@@ -150,13 +146,18 @@ final class AdaptiveRate {
    */
   boolean refused(long now, long sentAt) {
     returned(now, sentAt, true);
-    spoke = refusals.recent() > PAUSE_SHARE || lately.total(now) * instances < MIN_EVIDENCE;
+    spoke = refusals.speak(now, instances);
     if (!showsLimit(now) || learned && sentAt - lastCut < MEASURE_WINDOW_NANOS) {
       return false;
     }
-    // A limit refuses none below a rate held clean: a few recent refusals there are noise.
-    if (learned && rate(now) <= clean && refusals.recent() <= NOISE_SHARE) {
-      return false;
+    // Under a rate held clean a few refusals are noise; a limit's share shows a limit under it.
+    if (learned && rate(now) <= clean) {
+      if (refusals.recent() <= NOISE_SHARE) {
+        return false;
+      }
+      if (sentAt - lastCut >= 0 && rate(sentAt) <= clean) {
+        clean = 0;
+      }
     }
     cut(now);
     ownCut = now;
@@ -190,11 +191,13 @@ final class AdaptiveRate {
     // What a fleet cannot know, or tells wrong, is unknown.
     fleetAnswered = Double.isFinite(answeredPerSecond) ? Math.max(0, answeredPerSecond) : 0;
     ownTold = own;
-    if (!heardOfOthers && learned && live > 1 && fleetAnswered > 0) {
-      // Learned before news of others, from what this instance got beside those it did not know;
-      // what it held clean alone says nothing of its share.
-      lastMaxRate = fleetAnswered / live;
+    // What this instance held clean alone says nothing of its share.
+    if (!heardOfOthers && live > 1) {
       clean = 0;
+    }
+    if (!heardOfOthers && learned && live > 1 && fleetAnswered > 0) {
+      // Learned before news of others, from what this instance got beside those it did not know.
+      lastMaxRate = fleetAnswered / live;
     } else {
       lastMaxRate *= (double) instances / live;
       clean *= (double) instances / live;
@@ -262,13 +265,9 @@ final class AdaptiveRate {
       base = Math.min(allowed, hold > 0 ? Math.max(base, floor) : base);
     }
     base = Math.max(base, MIN_RATE);
-    // A cut as the rate probes past its hold: the rate held was clean. A limit's share of recent
-    // answers refused: a limit under it, so nothing is known clean.
+    // A cut as the rate probes past its hold: the rate held was clean.
     if (learned && afterClimb(now) >= hold) {
-      clean = Math.max(clean, heldShare * lastMaxRate);
-    }
-    if (refusals.recent() > NOISE_SHARE) {
-      clean = 0;
+      clean = heldShare * lastMaxRate;
     }
     lastMaxRate = base;
     // A cut before a climb's length of sending is a guess, which a hold could keep far under the
@@ -318,9 +317,9 @@ final class AdaptiveRate {
 
   private void returned(long now, long sentAt, boolean refused) {
     unanswered.returned(now, sentAt);
-    lately.count(now);
     // Each instance sees its share of the fleet's answers, which weigh as many as the fleet's.
-    refusals.count(refused, Math.min(1, instances / SHARE_ANSWERS), measuresNoise(now, sentAt));
+    refusals.count(
+        now, refused, Math.min(1, instances / SHARE_ANSWERS), measuresNoise(now, sentAt));
   }
 
   /**
@@ -335,6 +334,7 @@ final class AdaptiveRate {
     double limit = hold > 0 ? refusals.limitSinceCut(now - lastCut) : Double.NaN;
     if (limit < lastMaxRate) {
       lastMaxRate = Math.max(limit, MIN_RATE);
+      climbFrom = until - climbFrom > 0 ? until : climbFrom;
     }
     refusals.paused();
   }

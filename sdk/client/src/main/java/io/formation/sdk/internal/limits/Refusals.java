@@ -11,6 +11,11 @@ final class Refusals {
   /** How far past twice its noise the refused share rises, once a limit was found, past it. */
   private static final double PROBE_MARGIN = 0.02;
 
+  /** Seconds over which answers are counted to tell whether a refusal has evidence around it. */
+  private static final int EVIDENCE_SECONDS = 10;
+
+  // Answers and refusals over the last EVIDENCE_SECONDS.
+  private final Lately lately;
   private double evidence;
   private double recent;
   private double noise;
@@ -24,7 +29,8 @@ final class Refusals {
    * An answer came back, refused or not, weighing {@code weight} of the recent ones; whether it
    * measures the noise, unless refusals past a fifth of the answers show a limit's.
    */
-  void count(boolean refusal, double weight, boolean measuresNoise) {
+  void count(long now, boolean refusal, double weight, boolean measuresNoise) {
+    lately.count(now);
     int one = refusal ? 1 : 0;
     if (refusal) {
       refused++;
@@ -38,6 +44,19 @@ final class Refusals {
       noiseAnswers++;
       noise += (one - noise) / Math.min(noiseAnswers, NOISE_ANSWERS);
     }
+  }
+
+  Refusals(long now) {
+    this.lately = new Lately(EVIDENCE_SECONDS, now);
+  }
+
+  /**
+   * Whether a refusal speaks for every call: most recent answers are refused, or too few came back
+   * lately, from {@code instances} sharing the limit, to tell a limit from noise.
+   */
+  boolean speak(long now, int instances) {
+    return recent > AdaptiveRate.PAUSE_SHARE
+        || lately.total(now) * instances < AdaptiveRate.MIN_EVIDENCE;
   }
 
   /** The share of recent answers refused. */

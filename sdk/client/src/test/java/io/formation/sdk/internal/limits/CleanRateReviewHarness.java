@@ -35,10 +35,10 @@ import java.util.function.BooleanSupplier;
  * clock moves on, the calls given a turn go on the wire (unless the origin is paused then: a turn
  * the queue releases during a pause is stopped on its way out, as the transport's {@code
  * PausedBeforeSending}, and its call asks again), and those whose latency has passed are answered
- * in the order they arrive: refused at random as noise, answered on a token of the
- * service's bucket, or refused as past the limit. The throttles' rates are read every millisecond
- * for the invariants (a number, never under the floor, once learned never infinite again), and
- * each change of an instance's last cut is counted as a cut, each pause its port hears as a pause.
+ * in the order they arrive: refused at random as noise, answered on a token of the service's
+ * bucket, or refused as past the limit. The throttles' rates are read every millisecond for the
+ * invariants (a number, never under the floor, once learned never infinite again), and each change
+ * of an instance's last cut is counted as a cut, each pause its port hears as a pause.
  */
 final class CleanRateReviewHarness {
   static final long MS = 1_000_000L;
@@ -207,8 +207,6 @@ final class CleanRateReviewHarness {
     }
   }
 
-
-
   /** A call waiting for its turn; given one, it leaves for the wire unless the origin is paused. */
   static final class Call {
     final CompletableFuture<IOException> turn;
@@ -361,8 +359,10 @@ final class CleanRateReviewHarness {
       text.append(", cuts at ms ").append(msList(cutTimes, from));
       text.append(", pauses at ms ").append(msList(pauseTimes, from));
       text.append(String.format(", clean %.0f, lastMaxRate %.0f", clean(), lastMaxRate()));
-      text.append(", per second ").append(RatePromisesReviewTest.perSecond(
-          seconds.subList((int) Math.min(seconds.size(), from / SECOND), seconds.size())));
+      text.append(", per second ")
+          .append(
+              RatePromisesReviewTest.perSecond(
+                  seconds.subList((int) Math.min(seconds.size(), from / SECOND), seconds.size())));
       text.append(", rate by tenth from ").append(from / MS).append(" ms:");
       int start = (int) (from / (100 * MS));
       for (int i = Math.max(0, start); i < tenths.size(); i++) {
