@@ -147,7 +147,7 @@ final class AdaptiveRate {
   boolean refused(long now, long sentAt) {
     returned(now, sentAt, true);
     spoke = refusals.speak(now, instances);
-    if (!showsLimit(now) || learned && sentAt - lastCut < MEASURE_WINDOW_NANOS) {
+    if (!showsLimit() || learned && sentAt - lastCut < MEASURE_WINDOW_NANOS) {
       return false;
     }
     // Under a rate held clean a few refusals are noise; a limit's share shows a limit under it.
@@ -269,7 +269,7 @@ final class AdaptiveRate {
     if (learned && afterClimb(now) >= hold) {
       clean = heldShare * lastMaxRate;
     }
-    lastMaxRate = base;
+    cutFrom(base);
     // A cut before a climb's length of sending is a guess, which a hold could keep far under the
     // limit: a ramp from nothing measures no rate held against it.
     boolean measured =
@@ -287,19 +287,20 @@ final class AdaptiveRate {
     tokens = wasActive ? Math.min(tokens, capacity(rate(now))) : 0;
   }
 
-  /**
-   * Whether the service answers measurably less than it is asked: a limit refuses a growing share
-   * as the rate rises past it, or leaves unanswered what went out long enough ago, where noise
-   * refuses a steady few whatever the rate.
-   */
-  private boolean showsLimit(long now) {
+  /** Cuts from {@code base}: a limit under what a cut from the clean rate keeps moved below it. */
+  private void cutFrom(double base) {
+    lastMaxRate = base;
+    clean = base < BETA * clean ? 0 : clean;
+  }
+
+  /** Whether refusals, or requests long unanswered, show a limit's share rather than noise's. */
+  private boolean showsLimit() {
     return refusals.showLimit(learned) || unanswered.share() > NOISE_SHARE;
   }
 
   /**
    * Whether an answer measures the noise: of a request sent past the last cut while the rate climbs
-   * back under it or holds. Before a limit is found, refusals may be its own overshoot; what a
-   * probe past it meets is the limit.
+   * back or holds under it; before any cut refusals may be overshoot, and a probe meets the limit.
    */
   private boolean measuresNoise(long now, long sentAt) {
     return learned && afterClimb(now) < hold && sentAt - lastCut >= MEASURE_WINDOW_NANOS;
@@ -323,9 +324,8 @@ final class AdaptiveRate {
   }
 
   /**
-   * The origin is paused from now until then. A cut's climb starts then, where noise leaves the
-   * rate as it was; and a pause that comes, too soon for a further cut, while a limit's share is
-   * refused since a measured one takes that cut to what the service answered since.
+   * The origin is paused until then: a cut's climb starts then; a pause too soon for a further cut,
+   * a limit's share refused since a measured one, takes that cut to what was answered since.
    */
   void paused(long now, long until, boolean cut) {
     if (cut && learned && hold > 0 && until - climbFrom > 0) {
@@ -333,7 +333,7 @@ final class AdaptiveRate {
     }
     double limit = hold > 0 ? refusals.limitSinceCut(now - lastCut) : Double.NaN;
     if (limit < lastMaxRate) {
-      lastMaxRate = Math.max(limit, MIN_RATE);
+      cutFrom(Math.max(limit, MIN_RATE));
       climbFrom = until - climbFrom > 0 ? until : climbFrom;
     }
     refusals.paused();

@@ -141,6 +141,33 @@ class CleanRateReviewTest {
         .isLessThan(0.05);
   }
 
+  /**
+   * A limit found at 2,000 a second falls fourfold or more while the rate probes past the rate it
+   * held clean, the service's burst kept at 100 requests. What the service answers once it falls is
+   * under a cut from that clean rate, which no longer holds: refusals under it show the limit at
+   * the next probe as they do past it. From a second after the fall, no half second of requests is
+   * refused past 5%, probes included.
+   */
+  @ParameterizedTest(name = "to {0}/s, answers in 1-{1} ms, seed {2}")
+  @CsvSource({"500, 3, 2", "500, 3, 4", "500, 3, 8", "500, 1, 6", "400, 3, 1", "400, 3, 5"})
+  void aLimitThatFallsWhileTheRateProbesForgetsTheRateHeldCleanAboveIt(
+      double dropped, int slowest, long seed) {
+    CleanRateReviewHarness run = new CleanRateReviewHarness(seed, 0);
+    run.setLimit(2_000, 0.05);
+    run.maxLatencyMs = slowest;
+    run.serve(Duration.ofSeconds(10));
+    assertThat(run.serveUntil(() -> run.first().isProbing(), Duration.ofSeconds(10))).isTrue();
+    long from = run.local();
+    run.limit = dropped;
+
+    List<int[]> halves = run.serve(Duration.ofSeconds(10), Duration.ofMillis(500));
+
+    assertThat(halves.subList(2, halves.size()))
+        .as("answered/refused per half second: %s; %s", perSecond(halves), run.first().story(from))
+        .allSatisfy(
+            half -> assertThat((double) half[1]).isLessThanOrEqualTo(0.05 * (half[0] + half[1])));
+  }
+
   // --- Rule 1: one cut and one pause
 
   /**
