@@ -310,15 +310,8 @@ class CleanRateReviewTest {
    * was not let through: it must not become the clean rate under which refusals are noise. Past
    * four seconds, under 5% refused.
    */
-  @Disabled(
-      "Open (issue 30): the rate held after the drop, cut from windows that count the service's"
-          + " burst, is a few percent over the limit; its hold's refusals are measured as noise and"
-          + " it becomes the clean rate: 6.6 to 11.1% refused")
   @ParameterizedTest(name = "{0}/s to {1}/s, burst {2}, seed {3}")
-  @CsvSource({
-    "700, 70, 0.01, 1", "700, 70, 0.01, 2", "700, 70, 0.01, 3",
-    "1000, 100, 0.02, 1", "1000, 100, 0.02, 2", "1000, 100, 0.02, 3",
-  })
+  @CsvSource({"700, 70, 0.01, 3", "1000, 100, 0.02, 1", "1000, 100, 0.02, 2"})
   void aLimitThatDropsToATenthIsNotHeldOverByARateRefusedDuringItsHold(
       double limit, double dropped, double burstSeconds, long seed) {
     CleanRateReviewHarness run = new CleanRateReviewHarness(seed, 0);
@@ -331,6 +324,18 @@ class CleanRateReviewTest {
     List<int[]> seconds = run.serve(Duration.ofSeconds(30));
 
     assertThat(refusedShare(seconds, 4, 30)).as(run.first().story(from)).isLessThan(0.05);
+  }
+
+  @Disabled(
+      "Open (issue 30): the rate held after the drop, cut from windows that count the service's"
+          + " burst, is a few percent over the limit and its hold's refusals are measured as"
+          + " noise: 6.8 to 11.1% refused")
+  @ParameterizedTest(name = "{0}/s to {1}/s, burst {2}, seed {3}")
+  @CsvSource({"700, 70, 0.01, 1", "700, 70, 0.01, 2", "1000, 100, 0.02, 3"})
+  void aLimitThatDropsToATenthIsNotHeldOverByARateRefusedDuringItsHoldInTheseRunsToo(
+      double limit, double dropped, double burstSeconds, long seed) {
+    aLimitThatDropsToATenthIsNotHeldOverByARateRefusedDuringItsHold(
+        limit, dropped, burstSeconds, seed);
   }
 
   // --- Both rules and the fleet
