@@ -287,10 +287,13 @@ final class AdaptiveRate {
     tokens = wasActive ? Math.min(tokens, capacity(rate(now))) : 0;
   }
 
-  /** Cuts from {@code base}: a limit under what a cut from the clean rate keeps moved below it. */
+  /** Cuts from {@code base}; a limit under 70% of the clean rate moved, and its noise with it. */
   private void cutFrom(double base) {
     lastMaxRate = base;
-    clean = base < BETA * clean ? 0 : clean;
+    if (base < BETA * clean) {
+      clean = 0;
+      refusals.forgetNoise();
+    }
   }
 
   /** Whether refusals, or requests long unanswered, show a limit's share rather than noise's. */
@@ -298,10 +301,7 @@ final class AdaptiveRate {
     return refusals.showLimit(learned) || unanswered.share() > NOISE_SHARE;
   }
 
-  /**
-   * Whether an answer measures the noise: of a request sent past the last cut while the rate climbs
-   * back or holds under it; before any cut refusals may be overshoot, and a probe meets the limit.
-   */
+  /** Whether an answer measures the noise: sent past the last cut, as the rate climbs or holds. */
   private boolean measuresNoise(long now, long sentAt) {
     return learned && afterClimb(now) < hold && sentAt - lastCut >= MEASURE_WINDOW_NANOS;
   }
@@ -324,11 +324,11 @@ final class AdaptiveRate {
   }
 
   /**
-   * The origin is paused until then: a cut's climb starts then; a pause too soon for a further cut,
-   * a limit's share refused since a measured one, takes that cut to what was answered since.
+   * The origin is paused until then: a cut's climb, or one under way, starts then; a pause too soon
+   * for a further cut, a limit's share refused since a measured one, takes it to the answered.
    */
   void paused(long now, long until, boolean cut) {
-    if (cut && learned && hold > 0 && until - climbFrom > 0) {
+    if ((cut || afterClimb(now) < 0) && learned && hold > 0 && until - climbFrom > 0) {
       climbFrom = until;
     }
     double limit = hold > 0 ? refusals.limitSinceCut(now - lastCut) : Double.NaN;

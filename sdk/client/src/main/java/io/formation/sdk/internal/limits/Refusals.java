@@ -101,6 +101,12 @@ final class Refusals {
         : Double.NaN;
   }
 
+  /** The service changed: its noise is measured again from the next answers. */
+  void forgetNoise() {
+    noise = 0;
+    noiseAnswers = 0;
+  }
+
   /** The origin paused: what comes back after measures no rate since the cut. */
   void paused() {
     paused = true;
