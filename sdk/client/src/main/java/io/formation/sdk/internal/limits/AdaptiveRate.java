@@ -324,8 +324,8 @@ final class AdaptiveRate {
   }
 
   /**
-   * The origin is paused until then: a cut's climb, or one under way, starts then; a pause too soon
-   * for a further cut, a limit's share refused since a measured one, takes it to the answered.
+   * Paused until then: a cut's climb, or one under way, starts again then; a pause too soon for a
+   * further cut, a limit's share refused since a measured cut, takes it to what was answered since.
    */
   void paused(long now, long until, boolean cut) {
     if ((cut || afterClimb(now) < 0) && learned && hold > 0 && until - climbFrom > 0) {
