@@ -49,6 +49,24 @@ class CleanRateForgottenReviewTest {
     };
   }
 
+  /**
+   * One instance against {@code limit} a second (a burst of 0.05 s of it), answers in {@code
+   * fastest} to {@code slowest} ms, refusals with {@code retryAfter}, served twelve seconds and
+   * then until it is at {@code moment}.
+   */
+  static CleanRateReviewHarness found(
+      long seed, double limit, int fastest, int slowest, String retryAfter, String moment) {
+    CleanRateReviewHarness run = new CleanRateReviewHarness(seed, 0);
+    run.setLimit(limit, 0.05);
+    run.minLatencyMs = fastest;
+    run.maxLatencyMs = slowest;
+    run.limitRetryAfter = retryAfter;
+    run.noiseRetryAfter = retryAfter;
+    run.serve(Duration.ofSeconds(12));
+    assertThat(reach(run, moment)).as("reached %s", moment).isTrue();
+    return run;
+  }
+
   static String stories(CleanRateReviewHarness run, long from) {
     StringBuilder text = new StringBuilder();
     run.instances.forEach(instance -> text.append(instance.story(from)).append("; "));
@@ -60,6 +78,19 @@ class CleanRateForgottenReviewTest {
         .mapToInt(instance -> settledSecond(instance, from, retryAfter))
         .max()
         .orElseThrow();
+  }
+
+  /**
+   * Past every instance's pause and two seconds, under 5% of the requests of {@code seconds} were
+   * refused, and no rate was ever broken.
+   */
+  static void assertFollowedPastThePauses(
+      CleanRateReviewHarness run, long from, String retryAfter, List<int[]> seconds) {
+    int settled = settled(run, from, retryAfter);
+    run.instances.forEach(instance -> assertThat(instance.broken).isNull());
+    assertThat(refusedShare(seconds, settled, seconds.size()))
+        .as("from second %d: %s", settled, stories(run, from))
+        .isLessThan(0.05);
   }
 
   // --- The drop during a probe and during a hold
@@ -85,22 +116,13 @@ class CleanRateForgottenReviewTest {
   })
   void aLimitThatFallsDuringAProbeOrAHoldRefusesUnderFivePercentPastItsPauseAndTwoSeconds(
       String moment, double factor, int slowest, String retryAfter) {
-    CleanRateReviewHarness run = new CleanRateReviewHarness(101, 0);
-    run.setLimit(2_000, 0.05);
-    run.maxLatencyMs = slowest;
-    run.limitRetryAfter = retryAfter;
-    run.serve(Duration.ofSeconds(12));
-    assertThat(reach(run, moment)).as("reached %s", moment).isTrue();
+    CleanRateReviewHarness run = found(101, 2_000, 1, slowest, retryAfter, moment);
     long from = run.local();
     run.limit = 2_000 * factor;
 
     List<int[]> seconds = run.serve(Duration.ofSeconds(25));
 
-    int settled = settled(run, from, retryAfter);
-    assertThat(run.first().broken).isNull();
-    assertThat(refusedShare(seconds, settled, 25))
-        .as("from second %d: %s", settled, run.first().story(from))
-        .isLessThan(0.05);
+    assertFollowedPastThePauses(run, from, retryAfter, seconds);
   }
 
   // --- Just over and just under 70% of the clean rate
@@ -315,12 +337,7 @@ class CleanRateForgottenReviewTest {
   })
   void aLimitThatFallsAndComesBackIsFoundAgainWithinAFewProbeCycles(
       String moment, double factor, int downSeconds, int slowest, String retryAfter) {
-    CleanRateReviewHarness run = new CleanRateReviewHarness(103, 0);
-    run.setLimit(1_000, 0.05);
-    run.maxLatencyMs = slowest;
-    run.limitRetryAfter = retryAfter;
-    run.serve(Duration.ofSeconds(12));
-    assertThat(reach(run, moment)).isTrue();
+    CleanRateReviewHarness run = found(103, 1_000, 1, slowest, retryAfter, moment);
     long from = run.local();
     run.limit = 1_000 * factor;
     run.serve(Duration.ofSeconds(downSeconds));
@@ -356,13 +373,7 @@ class CleanRateForgottenReviewTest {
   })
   void noiseStartingRightAfterADropNeverTakesTheRateUnderHalfTheNewLimit(
       double factor, double share, String retryAfter, int slowest) {
-    CleanRateReviewHarness run = new CleanRateReviewHarness(107, 0);
-    run.setLimit(2_000, 0.05);
-    run.maxLatencyMs = slowest;
-    run.limitRetryAfter = retryAfter;
-    run.noiseRetryAfter = retryAfter;
-    run.serve(Duration.ofSeconds(12));
-    assertThat(reach(run, "cleanProbe")).isTrue();
+    CleanRateReviewHarness run = found(107, 2_000, 1, slowest, retryAfter, "cleanProbe");
     long from = run.local();
     run.limit = 2_000 * factor;
     run.noise = share;
@@ -404,13 +415,7 @@ class CleanRateForgottenReviewTest {
   })
   void noiseStartingAtAProbeOfTheSameLimitWithoutADropNeverTakesTheRateUnderHalfOfIt(
       double limit, double share, String retryAfter, int slowest) {
-    CleanRateReviewHarness run = new CleanRateReviewHarness(107, 0);
-    run.setLimit(limit, 0.05);
-    run.maxLatencyMs = slowest;
-    run.limitRetryAfter = retryAfter;
-    run.noiseRetryAfter = retryAfter;
-    run.serve(Duration.ofSeconds(12));
-    assertThat(reach(run, "cleanProbe")).isTrue();
+    CleanRateReviewHarness run = found(107, limit, 1, slowest, retryAfter, "cleanProbe");
     long from = run.local();
     run.noise = share;
     Instance first = run.first();
@@ -446,23 +451,13 @@ class CleanRateForgottenReviewTest {
   })
   void aPauseBeforeTwentyAnswersStillLeavesTheDroppedLimitFollowed(
       int fastest, int slowest, String retryAfter, long seed) {
-    CleanRateReviewHarness run = new CleanRateReviewHarness(seed, 0);
-    run.setLimit(2_000, 0.05);
-    run.minLatencyMs = fastest;
-    run.maxLatencyMs = slowest;
-    run.limitRetryAfter = retryAfter;
-    run.serve(Duration.ofSeconds(12));
-    assertThat(reach(run, "cleanProbe")).isTrue();
+    CleanRateReviewHarness run = found(seed, 2_000, fastest, slowest, retryAfter, "cleanProbe");
     long from = run.local();
     run.limit = 500;
 
     List<int[]> seconds = run.serve(Duration.ofSeconds(30));
 
-    int settled = settled(run, from, retryAfter);
-    assertThat(run.first().broken).isNull();
-    assertThat(refusedShare(seconds, settled, 30))
-        .as("from second %d: %s", settled, run.first().story(from))
-        .isLessThan(0.05);
+    assertFollowedPastThePauses(run, from, retryAfter, seconds);
   }
 
   // --- Three instances sharing
@@ -494,11 +489,7 @@ class CleanRateForgottenReviewTest {
 
     List<int[]> seconds = run.serve(Duration.ofSeconds(25));
 
-    int settled = settled(run, from, retryAfter);
-    run.instances.forEach(instance -> assertThat(instance.broken).isNull());
-    assertThat(refusedShare(seconds, settled, 25))
-        .as("from second %d: %s", settled, stories(run, from))
-        .isLessThan(0.05);
+    assertFollowedPastThePauses(run, from, retryAfter, seconds);
   }
 
   // --- Tickers near Long.MAX_VALUE
