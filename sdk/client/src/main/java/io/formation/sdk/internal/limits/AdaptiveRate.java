@@ -245,7 +245,7 @@ final class AdaptiveRate {
     // When far more is sent than the service allows, what it answered is the better guess.
     double answered = answers.rate(now, Double.POSITIVE_INFINITY);
     double base = Math.min(sent.rate(now, MIN_RATE), answered);
-    double limit = hold > 0 ? refusals.limitSinceCut(now - lastCut) : Double.NaN;
+    double limit = refusals.limitSinceCut(now - lastCut, hold > 0);
     if (instances > 1 && fleetAnswered > 0) {
       // Shared: an even share of what the fleet was answered, whatever this instance's share, and
       // of what this instance's own answers grew by since it told them.
@@ -331,7 +331,7 @@ final class AdaptiveRate {
     if ((cut || afterClimb(now) < 0) && learned && hold > 0 && until - climbFrom > 0) {
       climbFrom = until;
     }
-    double limit = hold > 0 ? refusals.limitSinceCut(now - lastCut) : Double.NaN;
+    double limit = refusals.limitSinceCut(now - lastCut, hold > 0);
     if (limit < lastMaxRate) {
       cutFrom(Math.max(limit, MIN_RATE));
       climbFrom = until - climbFrom > 0 ? until : climbFrom;

@@ -85,14 +85,15 @@ final class Refusals {
   }
 
   /**
-   * What the service answered a second over the {@code nanos} since the last cut, when more than a
-   * fifth of what came back was refused (a limit's share), enough were answered and no pause came
-   * between: past its limit, a service answers at the limit's own rate, which the smoothed windows
-   * lag. NaN otherwise.
+   * What the service answered a second over the {@code nanos} since the last cut, if it was {@code
+   * measured} (a guess's climb is no limit) and more than a fifth of what came back was refused (a
+   * limit's share), enough were answered and no pause came between: past its limit, a service
+   * answers at the limit's own rate, which the smoothed windows lag. NaN otherwise.
    */
-  double limitSinceCut(long nanos) {
+  double limitSinceCut(long nanos, boolean measured) {
     boolean limit = refused > AdaptiveRate.NOISE_SHARE * (answered + refused);
-    return limit
+    return measured
+            && limit
             && !paused
             && answered >= AdaptiveRate.MIN_EVIDENCE
             && nanos > 0

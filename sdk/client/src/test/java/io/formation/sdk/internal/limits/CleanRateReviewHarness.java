@@ -449,21 +449,19 @@ final class CleanRateReviewHarness {
   }
 
   static long longField(AdaptiveRate rate, String name) {
-    try {
-      Field field = AdaptiveRate.class.getDeclaredField(name);
-      field.setAccessible(true);
-      return field.getLong(rate);
-    } catch (ReflectiveOperationException e) {
-      throw new AssertionError(e);
-    }
+    return ((Number) read(rate, name)).longValue();
   }
 
   /** A private number of the rate, read to place a test's change and for its story. */
   static double field(AdaptiveRate rate, String name) {
+    return ((Number) read(rate, name)).doubleValue();
+  }
+
+  private static Object read(AdaptiveRate rate, String name) {
     try {
       Field field = AdaptiveRate.class.getDeclaredField(name);
       field.setAccessible(true);
-      return ((Number) field.get(rate)).doubleValue();
+      return field.get(rate);
     } catch (ReflectiveOperationException e) {
       throw new AssertionError(e);
     }
