@@ -58,24 +58,20 @@ final class WaitLoop {
   }
 
   PollResult poll(WaitState wait, PollOptions options) {
-    Run run = new Run(wait, options);
+    Run run = new Run(wait, options, false);
     run.awaitTurn(wait, run.time.now(), null);
-    return run.tell(wait, run.endsAt(wait, run.pollOnce(wait, null)));
+    return run.pollOnce(wait, null);
   }
 
   DocumentSet await(WaitState start, PollOptions options) {
-    Run run = new Run(start, options);
+    Run run = new Run(start, options, true);
     WaitState wait = run.rule.takenUp(start, run.time.now());
     FormationException lastFailure = null;
     while (true) {
       run.awaitTurn(wait, wait.nextPoll(), lastFailure);
-      WaitRule.Decision decision = run.endsAt(wait, run.pollOnce(wait, lastFailure));
-      PollResult result = run.tell(wait, decision);
+      PollResult result = run.pollOnce(wait, lastFailure);
       if (result.kind() == PollResult.Kind.COMPLETE) {
         return result.set().orElseThrow();
-      }
-      if (decision.needsInput() != null) {
-        throw run.ended(wait, decision.needsInput());
       }
       wait = result.waitState();
       lastFailure = result.failure().orElse(null);
@@ -83,63 +79,62 @@ final class WaitLoop {
   }
 
   CompletableFuture<PollResult> pollAsync(WaitState wait, PollOptions options) {
-    Run run = new Run(wait, options);
+    Run run = new Run(wait, options, false);
     AsyncOperation<PollResult> operation = new AsyncOperation<>(transport.completions());
     run.turnAsync(
         wait,
         run.time.now(),
         null,
         operation,
-        () -> run.pollOnceAsync(wait, null, operation, d -> operation.complete(d.result())));
+        () -> run.pollOnceAsync(wait, null, operation, operation::complete));
     return operation.result();
   }
 
   CompletableFuture<DocumentSet> awaitAsync(WaitState start, PollOptions options) {
-    Run run = new Run(start, options);
+    Run run = new Run(start, options, true);
     AsyncOperation<DocumentSet> operation = new AsyncOperation<>(transport.completions());
     WaitState wait = run.rule.takenUp(start, run.time.now());
     operation.run(() -> run.loopAsync(wait, null, operation));
     return operation.result();
   }
 
-  /** One call's wait: its rule, and its clock read from the call on. */
+  /** One call's wait: its rule, its clock read from the call on, and whether it runs to the end. */
   private final class Run {
     final WaitRule rule;
     final WaitClock time;
+    // An await, which a set that needs input ends, rather than one poll, which reports it.
+    final boolean untilComplete;
 
-    Run(WaitState wait, PollOptions options) {
+    Run(WaitState wait, PollOptions options, boolean untilComplete) {
       Checks.nonNull("wait options", wait, options);
       this.rule = rule(options);
       this.time = new WaitClock(clock(options), WaitLoop.this.time.ticker());
+      this.untilComplete = untilComplete;
     }
 
     /** Sleeps until the rule lets the wait poll, or ends the wait at the deadline if none may. */
     void awaitTurn(WaitState wait, Instant due, FormationException lastFailure) {
       Instant at = rule.pollAt(wait, due, time.now());
+      sleep(wait, time.until(at != null ? at : wait.deadline()));
       if (at == null) {
-        sleep(wait, time.until(wait.deadline()));
         throw ended(wait, rule.timeout(wait, lastFailure));
       }
-      sleep(wait, time.until(at));
     }
 
-    WaitRule.Decision pollOnce(WaitState wait, FormationException lastFailure) {
-      DocumentSet set;
+    /** One poll, told when its time comes (the deadline, for one that ends the wait there). */
+    PollResult pollOnce(WaitState wait, FormationException lastFailure) {
+      WaitRule.Decision decision;
       try {
-        set = transport.send(pollRequest(wait), DocumentSets::documentSet);
+        DocumentSet set = transport.send(pollRequest(wait), DocumentSets::documentSet);
+        decision = rule.afterPoll(wait, set, time.now());
       } catch (FormationException e) {
         if (Thread.currentThread().isInterrupted()) {
           throw e;
         }
-        return rule.afterFailure(wait, e, time.now(), lastFailure);
+        decision = rule.afterFailure(wait, e, time.now(), lastFailure);
       }
-      return rule.afterPoll(wait, set, time.now());
-    }
-
-    /** The decision, once the time to tell it has come. */
-    WaitRule.Decision endsAt(WaitState wait, WaitRule.Decision decision) {
       sleep(wait, untilTold(decision));
-      return decision;
+      return tell(wait, decision);
     }
 
     /** Zero, or the time until the deadline at which the decision ends the wait. */
@@ -171,17 +166,11 @@ final class WaitLoop {
                   wait,
                   lastFailure,
                   operation,
-                  decision -> {
-                    PollResult result = decision.result();
+                  result -> {
                     if (result.kind() == PollResult.Kind.COMPLETE) {
                       operation.complete(result.set().orElseThrow());
-                    } else if (decision.needsInput() != null) {
-                      operation.fail(ended(wait, decision.needsInput()));
                     } else {
-                      // Not the result: a waiting set keeps no copy of the set last read.
-                      WaitState next = result.waitState();
-                      FormationException failure = result.failure().orElse(null);
-                      operation.run(() -> loopAsync(next, failure, operation));
+                      loopAsync(result.waitState(), result.failure().orElse(null), operation);
                     }
                   }));
     }
@@ -194,22 +183,18 @@ final class WaitLoop {
         AsyncOperation<?> operation,
         Runnable poll) {
       Instant at = rule.pollAt(wait, due, time.now());
-      if (at == null) {
-        after(
-            operation,
-            time.until(wait.deadline()),
-            () -> operation.fail(ended(wait, rule.timeout(wait, lastFailure))));
-      } else {
-        after(operation, time.until(at), poll);
-      }
+      after(
+          operation,
+          time.until(at != null ? at : wait.deadline()),
+          at != null ? poll : () -> operation.fail(ended(wait, rule.timeout(wait, lastFailure))));
     }
 
-    /** One poll, async; the rule's decision reaches {@code then} on the completions executor. */
+    /** One poll, async; what it found reaches {@code then} on the completions executor. */
     void pollOnceAsync(
         WaitState wait,
         FormationException lastFailure,
         AsyncOperation<?> operation,
-        Consumer<WaitRule.Decision> then) {
+        Consumer<PollResult> then) {
       CompletableFuture<DocumentSet> sent =
           transport.sendAsyncStep(pollRequest(wait), DocumentSets::documentSet);
       if (!operation.track(sent)) {
@@ -231,7 +216,7 @@ final class WaitLoop {
         Throwable error,
         FormationException lastFailure,
         AsyncOperation<?> operation,
-        Consumer<WaitRule.Decision> then) {
+        Consumer<PollResult> then) {
       if (operation.isDone()) {
         return;
       }
@@ -244,13 +229,7 @@ final class WaitLoop {
           set != null
               ? rule.afterPoll(wait, set, time.now())
               : rule.afterFailure(wait, (RuntimeException) failure, time.now(), lastFailure);
-      after(
-          operation,
-          untilTold(decision),
-          () -> {
-            tell(wait, decision);
-            then.accept(decision);
-          });
+      after(operation, untilTold(decision), () -> then.accept(tell(wait, decision)));
     }
 
     private void after(AsyncOperation<?> operation, Duration wait, Runnable next) {
@@ -261,7 +240,7 @@ final class WaitLoop {
       }
     }
 
-    /** Tells both listeners what the rule decided; returns the result, or throws the end. */
+    /** Tells both listeners what the rule decided; returns the result, or throws the wait's end. */
     PollResult tell(WaitState wait, WaitRule.Decision decision) {
       DocumentSet seen = decision.seen();
       if (seen != null) {
@@ -276,6 +255,9 @@ final class WaitLoop {
       }
       if (decision.result().kind() == PollResult.Kind.COMPLETE) {
         events.waitEnded(wait, "complete", wait.polls() + 1, time.now());
+      }
+      if (untilComplete && decision.needsInput() != null) {
+        throw ended(wait, decision.needsInput());
       }
       return decision.result();
     }
