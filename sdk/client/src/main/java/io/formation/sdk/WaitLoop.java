@@ -59,8 +59,7 @@ final class WaitLoop {
 
   PollResult poll(WaitState wait, PollOptions options) {
     Run run = new Run(wait, options, false);
-    run.awaitTurn(wait, run.time.now(), null);
-    return run.pollOnce(wait, null);
+    return run.step(wait, run.time.now(), null);
   }
 
   DocumentSet await(WaitState start, PollOptions options) {
@@ -68,8 +67,7 @@ final class WaitLoop {
     WaitState wait = run.rule.takenUp(start, run.time.now());
     FormationException lastFailure = null;
     while (true) {
-      run.awaitTurn(wait, wait.nextPoll(), lastFailure);
-      PollResult result = run.pollOnce(wait, lastFailure);
+      PollResult result = run.step(wait, wait.nextPoll(), lastFailure);
       if (result.kind() == PollResult.Kind.COMPLETE) {
         return result.set().orElseThrow();
       }
@@ -112,17 +110,16 @@ final class WaitLoop {
       this.untilComplete = untilComplete;
     }
 
-    /** Sleeps until the rule lets the wait poll, or ends the wait at the deadline if none may. */
-    void awaitTurn(WaitState wait, Instant due, FormationException lastFailure) {
+    /**
+     * Sleeps until the rule lets the wait poll (or ends it at the deadline if none may), polls, and
+     * tells what the poll found when its time comes (the deadline, for a poll that ends the wait).
+     */
+    PollResult step(WaitState wait, Instant due, FormationException lastFailure) {
       Instant at = rule.pollAt(wait, due, time.now());
       sleep(wait, time.until(at != null ? at : wait.deadline()));
       if (at == null) {
         throw ended(wait, rule.timeout(wait, lastFailure));
       }
-    }
-
-    /** One poll, told when its time comes (the deadline, for one that ends the wait there). */
-    PollResult pollOnce(WaitState wait, FormationException lastFailure) {
       WaitRule.Decision decision;
       try {
         DocumentSet set = transport.send(pollRequest(wait), DocumentSets::documentSet);
@@ -175,7 +172,7 @@ final class WaitLoop {
                   }));
     }
 
-    /** Parks until the rule lets the wait poll, then runs {@code poll}; as {@link #awaitTurn}. */
+    /** Parks until the rule lets the wait poll, then runs {@code poll}; as {@link #step}. */
     void turnAsync(
         WaitState wait,
         Instant due,
