@@ -133,24 +133,18 @@ public final class PollOptions {
 
   @Override
   public String toString() {
-    return "PollOptions{initialInterval="
-        + initialInterval()
-        + ", multiplier="
-        + multiplier()
-        + ", maxInterval="
-        + maxInterval()
-        + ", jitter="
-        + jitter()
-        + ", timeout="
-        + timeout()
-        + ", inputNeededGrace="
-        + inputNeededGrace()
-        + ", firstPollWithin="
-        + firstPollWithin()
-        + ", waitThroughInputNeeded="
-        + waitThroughInputNeeded()
-        + retryFailuresAfter().map(pause -> ", retryFailuresAfter=" + pause).orElse("")
-        + "}";
+    return ("PollOptions{initialInterval=%s, multiplier=%s, maxInterval=%s, jitter=%s, timeout=%s,"
+            + " inputNeededGrace=%s, firstPollWithin=%s, waitThroughInputNeeded=%s%s}")
+        .formatted(
+            initialInterval(),
+            multiplier(),
+            maxInterval(),
+            jitter(),
+            timeout(),
+            inputNeededGrace(),
+            firstPollWithin(),
+            waitThroughInputNeeded(),
+            retryFailuresAfter().map(pause -> ", retryFailuresAfter=" + pause).orElse(""));
   }
 
   /** Builds {@link PollOptions}; every setter checks its value. */
