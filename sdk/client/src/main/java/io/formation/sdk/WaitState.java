@@ -333,24 +333,18 @@ public final class WaitState {
   /** The wait's fields, readable; the same information as {@link #encode()}. */
   @Override
   public String toString() {
-    return "WaitState{setId="
-        + setId
-        + ", lastState="
-        + lastState
-        + ", polls="
-        + polls
-        + ", started="
-        + started()
-        + ", deadline="
-        + deadline()
-        + ", interval="
-        + interval()
-        + ", lastSubmission="
-        + instant(lastSubmission)
-        + ", lastPoll="
-        + instant(lastPoll)
-        + ", nextPoll="
-        + nextPoll()
+    return ("WaitState{setId=%s, lastState=%s, polls=%s, started=%s, deadline=%s, interval=%s,"
+                + " lastSubmission=%s, lastPoll=%s, nextPoll=%s")
+            .formatted(
+                setId,
+                lastState,
+                polls,
+                started(),
+                deadline(),
+                interval(),
+                instant(lastSubmission),
+                instant(lastPoll),
+                nextPoll())
         + (movedOn ? ", movedOn" : "")
         + (inputNeededTold ? ", inputNeededTold" : "")
         + (lastFailure != 0 ? ", lastFailure=" + lastFailure : "")
