@@ -56,7 +56,6 @@ public final class Wire {
     return MAPPER.readTree(json);
   }
 
-  /** {@return the JSON as a tree; a missing node for no content} */
   public static JsonNode readTree(String json) throws JsonProcessingException {
     return MAPPER.readTree(json);
   }
@@ -66,6 +65,7 @@ public final class Wire {
     return MAPPER.writeValueAsBytes(value);
   }
 
+  @SuppressWarnings("deprecation")
   private static ObjectMapper mapper() {
     return new ObjectMapper()
         .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
@@ -73,7 +73,7 @@ public final class Wire {
         // Numbers as the service wrote them, so values read and sent back are the ones it sent.
         .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
         .enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN)
-        .setNodeFactory(exactNumbers());
+        .setNodeFactory(JsonNodeFactory.withExactBigDecimals(true));
   }
 
   /** {@return a reader that binds JSON to a caller's type, java.time types included} */
@@ -90,12 +90,6 @@ public final class Wire {
   private static final class Bound {
     static final ObjectMapper MAPPER = mapper().registerModule(new JavaTimeModule());
     static final ObjectWriter WRITER = MAPPER.writer();
-  }
-
-  /** Keeps decimals' trailing zeros. */
-  @SuppressWarnings("deprecation")
-  private static JsonNodeFactory exactNumbers() {
-    return JsonNodeFactory.withExactBigDecimals(true);
   }
 
   /** The body was JSON, but not the shape expected; the transport adds what was called. */
@@ -152,14 +146,14 @@ public final class Wire {
       for (JsonNode action : actionNodes) {
         actions.add(action(action, id));
       }
-    } else if (!actionNodes.isMissingNode() && !actionNodes.isNull()) {
+    } else if (!actionNodes.isMissingNode()) {
       throw Port.shape("the actions of form " + id + " are not a list");
     }
     return new Form(
         id,
         field(resource, SCHEMA_FIELDS),
         field(resource, UI_SCHEMA_FIELDS),
-        values.isMissingNode() || values.isNull() ? JsonNodeFactory.instance.objectNode() : values,
+        values.isMissingNode() ? JsonNodeFactory.instance.objectNode() : values,
         actions,
         resource);
   }
