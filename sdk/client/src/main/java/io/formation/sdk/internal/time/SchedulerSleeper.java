@@ -26,17 +26,17 @@ public final class SchedulerSleeper implements Sleeper, AutoCloseable {
 
   /** Runs the task every period until the scheduler closes; a closed scheduler runs nothing. */
   public void every(Duration period, Runnable task) {
-    schedule(new Periodic(nanosAfter(period), period.toNanos(), task));
+    schedule(new Periodic(nanosAfter(period), period, task));
   }
 
   @Override
   public CompletableFuture<Void> delay(Duration duration) {
-    return schedule(new Wake(nanosAfter(Time.capped(duration)), null));
+    return schedule(new Wake(nanosAfter(duration), null));
   }
 
   @Override
   public Future<?> after(Duration duration, Wakeup then) {
-    return schedule(new Wake(nanosAfter(Time.capped(duration)), then));
+    return schedule(new Wake(nanosAfter(duration), then));
   }
 
   private Wake schedule(Wake wake) {
@@ -69,7 +69,7 @@ public final class SchedulerSleeper implements Sleeper, AutoCloseable {
   }
 
   private static IllegalStateException closed() {
-    return Port.illegalState("The FormationClient was closed", null);
+    return Port.illegalState("The FormationClient was closed");
   }
 
   /** Daemon threads named {@code <prefix>-N}: the SDK never keeps a JVM alive. */
@@ -106,7 +106,7 @@ public final class SchedulerSleeper implements Sleeper, AutoCloseable {
               periodic.task.run();
             } finally {
               // A periodic check that failed once still runs next time.
-              periodic.due = nanosAfter(Duration.ofNanos(periodic.period));
+              periodic.due = nanosAfter(periodic.period);
               schedule(periodic);
             }
           }
@@ -159,10 +159,10 @@ public final class SchedulerSleeper implements Sleeper, AutoCloseable {
 
   /** A task run every period until it is cancelled or the scheduler closes. */
   private static final class Periodic extends Wake {
-    private final long period;
+    private final Duration period;
     private final Runnable task;
 
-    Periodic(long due, long period, Runnable task) {
+    Periodic(long due, Duration period, Runnable task) {
       super(due, null);
       this.period = period;
       this.task = task;
