@@ -45,15 +45,8 @@ public record ApiRequest(
 
   /** The same request with its Idempotency-Key: the caller's, or a fresh one. */
   public ApiRequest withIdempotencyKey(String key) {
-    return new ApiRequest(
-        method,
-        url,
-        body,
-        accept,
-        deadline,
-        options,
-        key != null ? key : UUID.randomUUID().toString(),
-        operation);
+    String chosen = key != null ? key : UUID.randomUUID().toString();
+    return new ApiRequest(method, url, body, accept, deadline, options, chosen, operation);
   }
 
   public static ApiRequest get(HttpUrl url, String accept, CallOptions options) {

@@ -23,18 +23,17 @@ record Responses(RetryPolicy retryPolicy, Port port, long maxResponseBytes) {
       Function<JsonResponse, T> reader,
       boolean closed) {
     IOException failure = outcome.failure();
-    if (failure != null && closed) {
-      throw Port.illegalState(
-          "The FormationClient was closed during " + describe(request), failure);
-    }
-    if (failure instanceof FinalFailure last) {
-      throw last.exception();
-    }
-    if (failure != null && outcome.stopped()) {
-      throw port.failure("Interrupted during " + describe(request), failure);
-    }
     if (failure != null) {
-      throw network(request, attempts, outcome);
+      if (closed) {
+        throw Port.illegalState(
+            "The FormationClient was closed during " + describe(request), failure);
+      }
+      if (failure instanceof FinalFailure last) {
+        throw last.exception();
+      }
+      throw outcome.stopped()
+          ? port.failure("Interrupted during " + describe(request), failure)
+          : network(request, attempts, outcome);
     }
     if (!outcome.isSuccess()) {
       throw port.forStatus(
