@@ -1,9 +1,6 @@
 package io.formation.sdk.internal.transport;
 
-/**
- * What a call does, for its trace: its name, and the document set, form and saved trace context it
- * concerns (each null when none).
- */
+/** What a call does, for its trace: its name, its set, form and saved trace context (or null). */
 public record Operation(String name, String setId, String formId, String link) {
   public static Operation named(String name) {
     return new Operation(name, null, null, null);
