@@ -253,10 +253,7 @@ public final class Wire {
   /** The first present spelling, in {@code attributes} first, then at the top level. */
   static JsonNode field(JsonNode resource, List<String> names) {
     JsonNode value = first(resource.path("attributes"), names);
-    if (value == null) {
-      value = first(resource, names);
-    }
-    return value != null ? value : MissingNode.getInstance();
+    return value.isMissingNode() ? first(resource, names) : value;
   }
 
   private static JsonNode first(JsonNode scope, List<String> names) {
@@ -266,7 +263,7 @@ public final class Wire {
         return value;
       }
     }
-    return null;
+    return MissingNode.getInstance();
   }
 
   /** The app link, or null when there is none or it is not a URI. */
