@@ -27,8 +27,8 @@ public final class Redaction {
       return null;
     }
     String safe = token == null || token.isEmpty() ? text : text.replace(token, REDACTED);
-    safe =
-        TOKEN_LIKE.matcher(safe).replaceAll(m -> m.group(1) != null ? "$1" + REDACTED : REDACTED);
+    // $1 is the "Bearer " kept, or nothing for a bare token.
+    safe = TOKEN_LIKE.matcher(safe).replaceAll("$1" + REDACTED);
     return QUERY.matcher(safe).replaceAll("$1?" + REDACTED);
   }
 
