@@ -103,7 +103,7 @@ public final class Wire {
 
   public static DocumentSet documentSet(JsonNode body) {
     JsonNode resource = unwrap(body, "a document set");
-    String id = requiredText(resource, "id", "document set");
+    String id = idOf(resource, "document set");
     String state = textOrNull(field(resource, STATE_FIELDS));
     if (state == null) {
       throw Port.shape("the document set " + id + " has no state");
@@ -138,7 +138,7 @@ public final class Wire {
 
   public static Form form(JsonNode body) {
     JsonNode resource = unwrap(body, "a form");
-    String id = requiredText(resource, "id", "form");
+    String id = idOf(resource, "form");
     JsonNode values = field(resource, VALUES_FIELDS);
     List<FormAction> actions = new ArrayList<>();
     JsonNode actionNodes = field(resource, ACTIONS_FIELDS);
@@ -200,7 +200,7 @@ public final class Wire {
     }
     List<Team> teams = new ArrayList<>(data.size());
     for (JsonNode resource : data) {
-      String id = requiredText(resource, "id", "team");
+      String id = idOf(resource, "team");
       teams.add(new Team(id, text(resource.path("attributes").get("name")).orElse(""), resource));
     }
     return new Page<>(teams, links(body.path("links")), body);
@@ -303,13 +303,13 @@ public final class Wire {
     return link != null && link.isObject() ? textOrNull(link.get("href")) : textOrNull(link);
   }
 
-  private static String requiredText(JsonNode resource, String name, String what) {
-    String value = textOrNull(resource.get(name));
+  private static String idOf(JsonNode resource, String what) {
+    String value = textOrNull(resource.get("id"));
     if (value == null) {
-      value = textOrNull(resource.path("attributes").get(name));
+      value = textOrNull(resource.path("attributes").get("id"));
     }
     if (value == null || value.isBlank()) {
-      throw Port.shape("a " + what + " has no " + name);
+      throw Port.shape("a " + what + " has no id");
     }
     return value;
   }
