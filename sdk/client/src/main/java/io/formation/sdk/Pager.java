@@ -2,11 +2,15 @@ package io.formation.sdk;
 
 import io.formation.sdk.internal.Port;
 import io.formation.sdk.internal.guards.Origins;
+import io.formation.sdk.internal.transport.ApiRequest;
+import io.formation.sdk.internal.transport.JsonResponse;
+import io.formation.sdk.internal.transport.Transport;
 import io.formation.sdk.model.Page;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 import okhttp3.HttpUrl;
@@ -36,24 +40,24 @@ public final class Pager<T> implements Iterable<T> {
   /** Largest page size the service accepts. */
   public static final int MAX_PAGE_SIZE = 100;
 
-  /** Where pages come from; implemented by each service that lists. */
-  interface Source<T> {
-    Page<T> fetch(HttpUrl url);
-
-    CompletableFuture<Page<T>> fetchAsync(HttpUrl url);
-  }
-
-  private final Source<T> source;
+  private final Transport transport;
+  private final Function<HttpUrl, ApiRequest> request;
+  private final Function<JsonResponse, Page<T>> reader;
   private final Origins origins;
   private final HttpUrl start;
   private final boolean resumed;
 
-  Pager(Source<T> source, Origins origins, HttpUrl first) {
-    this(source, origins, first, false);
-  }
-
-  private Pager(Source<T> source, Origins origins, HttpUrl start, boolean resumed) {
-    this.source = source;
+  /** A listing from {@code start}, whose page size is its own when {@code resumed}. */
+  Pager(
+      Transport transport,
+      Function<HttpUrl, ApiRequest> request,
+      Function<JsonResponse, Page<T>> reader,
+      Origins origins,
+      HttpUrl start,
+      boolean resumed) {
+    this.transport = transport;
+    this.request = request;
+    this.reader = reader;
     this.origins = origins;
     this.start = start;
     this.resumed = resumed;
@@ -75,7 +79,7 @@ public final class Pager<T> implements Iterable<T> {
       throw Port.illegalState("a listing resumed from a link keeps that link's page size");
     }
     HttpUrl sized = start.newBuilder().setQueryParameter("page[size]", "" + size).build();
-    return new Pager<>(source, origins, sized, false);
+    return new Pager<>(transport, request, reader, origins, sized, false);
   }
 
   /**
@@ -90,7 +94,7 @@ public final class Pager<T> implements Iterable<T> {
     if (link == null || link.isBlank()) {
       throw Port.invalid("link must not be blank");
     }
-    return new Pager<>(source, origins, origins.resolve(link), true);
+    return new Pager<>(transport, request, reader, origins, origins.resolve(link), true);
   }
 
   /** The items, fetching pages as iteration reaches them. */
@@ -130,7 +134,7 @@ public final class Pager<T> implements Iterable<T> {
 
   /** {@return the first page (or the saved link's page), fetched without blocking} */
   public CompletableFuture<Page<T>> firstPageAsync() {
-    return source.fetchAsync(start);
+    return fetchAsync(start);
   }
 
   /**
@@ -144,7 +148,11 @@ public final class Pager<T> implements Iterable<T> {
     if (next.isEmpty()) {
       return CompletableFuture.completedFuture(Optional.empty());
     }
-    return source.fetchAsync(origins.resolve(next.get())).thenApply(Optional::of);
+    return fetchAsync(origins.resolve(next.get())).thenApply(Optional::of);
+  }
+
+  private CompletableFuture<Page<T>> fetchAsync(HttpUrl url) {
+    return transport.sendAsync(request.apply(url), reader);
   }
 
   /**
@@ -184,7 +192,7 @@ public final class Pager<T> implements Iterable<T> {
         power *= 2;
         sinceSaved = 0;
       }
-      Page<T> page = source.fetch(url);
+      Page<T> page = transport.send(request.apply(url), reader);
       nextLink = page.links().next().orElse(null);
       return page;
     }

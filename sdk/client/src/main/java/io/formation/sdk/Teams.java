@@ -3,6 +3,7 @@ package io.formation.sdk;
 import io.formation.sdk.internal.guards.Origins;
 import io.formation.sdk.internal.json.Wire;
 import io.formation.sdk.internal.transport.ApiRequest;
+import io.formation.sdk.internal.transport.JsonResponse;
 import io.formation.sdk.internal.transport.Operation;
 import io.formation.sdk.internal.transport.Transport;
 import io.formation.sdk.model.Page;
@@ -33,21 +34,11 @@ public final class Teams {
     this.origins = origins;
     this.options = options;
     this.first = origins.endpoint("teams");
-    this.pager =
-        new Pager<>(
-            new Pager.Source<>() {
-              @Override
-              public Page<Team> fetch(HttpUrl url) {
-                return transport.send(request(url), response -> Wire.teams(response.body()));
-              }
+    this.pager = new Pager<>(transport, this::request, Teams::read, origins, first, false);
+  }
 
-              @Override
-              public CompletableFuture<Page<Team>> fetchAsync(HttpUrl url) {
-                return transport.sendAsync(request(url), response -> Wire.teams(response.body()));
-              }
-            },
-            origins,
-            first);
+  private static Page<Team> read(JsonResponse response) {
+    return Wire.teams(response.body());
   }
 
   private ApiRequest request(HttpUrl url) {
@@ -81,7 +72,7 @@ public final class Teams {
      * @throws UntrustedOriginException if the link points at an origin the token must not go to
      */
     public ApiResponse<Page<Team>> page(String link) {
-      return transport.send(request(url(link)), r -> ApiResponse.of(r, Wire.teams(r.body())));
+      return transport.send(request(url(link)), r -> ApiResponse.of(r, read(r)));
     }
 
     /**
@@ -90,7 +81,7 @@ public final class Teams {
      * @param link a page's {@code links.next}; null for the first page
      */
     public CompletableFuture<ApiResponse<Page<Team>>> pageAsync(String link) {
-      return transport.sendAsync(request(url(link)), r -> ApiResponse.of(r, Wire.teams(r.body())));
+      return transport.sendAsync(request(url(link)), r -> ApiResponse.of(r, read(r)));
     }
 
     private HttpUrl url(String link) {
