@@ -18,12 +18,7 @@ import java.util.Optional;
 import java.util.function.Consumer;
 import okhttp3.Headers;
 
-/**
- * Where the client says what it does, once per event: its log, the partner's {@link
- * FormationListener} and {@link FormationTracer}, so they never disagree; when nobody listens,
- * nothing is built but each call's small reporter. The internals' {@link Port}: they reach the
- * listener and the exceptions through it.
- */
+/** The internals' {@link Port}: each event told once to the log, listener and tracer alike. */
 final class Events implements Port {
   /** The name of a create, whose span's context the waits of its set keep. */
   static final String CREATE = "DocumentSets.create";
@@ -56,7 +51,14 @@ final class Events implements Port {
     FormationTracer.CallSpan span = null;
     if (tracer != null) {
       try {
-        span = tracer.startCall(call(request.operation()));
+        Operation operation = request.operation();
+        span =
+            tracer.startCall(
+                new FormationTracer.Call(
+                    operation.name(),
+                    Optional.ofNullable(operation.setId()),
+                    Optional.ofNullable(operation.formId()),
+                    Optional.ofNullable(operation.link())));
       } catch (Throwable e) {
         tracerThrew(e);
       }
@@ -67,14 +69,6 @@ final class Events implements Port {
   /** A tracer's failure is logged, never the call's. */
   private void tracerThrew(Throwable e) {
     log.log(Level.WARNING, "a FormationTracer threw " + e, null);
-  }
-
-  private static FormationTracer.Call call(Operation operation) {
-    return new FormationTracer.Call(
-        operation.name(),
-        Optional.ofNullable(operation.setId()),
-        Optional.ofNullable(operation.formId()),
-        Optional.ofNullable(operation.link()));
   }
 
   /** One call's events, and its span when traced. */
@@ -230,25 +224,25 @@ final class Events implements Port {
   }
 
   private static String line(AttemptEvent event, Outcome outcome, Duration retryIn) {
-    StringBuilder line = new StringBuilder(event.method()).append(' ').append(event.url());
-    if (outcome.failure() == null) {
-      line.append(" -> ").append(outcome.statusCode());
-    } else {
-      line.append(" -> failed (")
-          .append(outcome.failure())
-          .append(outcome.requestSent() ? ", sent" : ", nothing sent")
-          .append(')');
-    }
-    line.append(" in ").append(event.took().toMillis()).append(" ms");
-    line.append(" (attempt ").append(event.attempt()).append(" of ").append(event.maxAttempts());
-    event.requestId().ifPresent(id -> line.append(", request id ").append(id));
-    line.append(')');
-    if (retryIn != null) {
-      line.append("; retrying in ").append(retryIn.toMillis()).append(" ms");
-    } else if (outcome.failure() != null || outcome.statusCode() >= 400) {
-      line.append("; not retried");
-    }
-    return line.toString();
+    Throwable failure = outcome.failure();
+    String answer =
+        failure == null
+            ? "" + outcome.statusCode()
+            : "failed (" + failure + (outcome.requestSent() ? ", sent)" : ", nothing sent)");
+    String next =
+        retryIn != null
+            ? "; retrying in " + retryIn.toMillis() + " ms"
+            : failure != null || outcome.statusCode() >= 400 ? "; not retried" : "";
+    return "%s %s -> %s in %s ms (attempt %s of %s%s)%s"
+        .formatted(
+            event.method(),
+            event.url(),
+            answer,
+            event.took().toMillis(),
+            event.attempt(),
+            event.maxAttempts(),
+            event.requestId().map(id -> ", request id " + id).orElse(""),
+            next);
   }
 
   private void trace(ApiRequest request, Outcome outcome) {

@@ -2,7 +2,6 @@ package io.formation.sdk;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
-import io.formation.sdk.internal.Port;
 import io.formation.sdk.internal.guards.Redaction;
 import io.formation.sdk.internal.json.Wire;
 import io.formation.sdk.internal.time.Time;
@@ -16,10 +15,7 @@ import java.util.List;
 import java.util.Optional;
 import okhttp3.Headers;
 
-/**
- * The one factory of the SDK's exceptions: their constructors are not public API, and every message
- * goes through {@link Redaction} here. The internals reach it through {@link Port}.
- */
+/** The one factory of the SDK's exceptions, so every message goes through {@link Redaction}. */
 final class Exceptions {
   private Exceptions() {}
 

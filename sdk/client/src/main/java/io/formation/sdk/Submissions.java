@@ -14,13 +14,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * What a client remembers of the submissions it made, so that a wait started afterwards counts its
- * {@code input_needed} grace from the last one (see {@link WaitState}). Action urls are opaque and
- * say nothing of their set, so the client notes which set each listed form's actions belong to,
- * and, when an action other than a GET is accepted, the time for that set.
- *
- * <p>Both memories keep the entries used last, at most {@link #SETS} and {@link #ACTIONS}: a
- * submission matters only until the wait that follows it starts.
+ * The client's last submission to each set, from which a wait counts its {@code input_needed}
+ * grace; action urls are opaque, so each listed action's set is noted. Only recent entries are
+ * kept: a submission matters only until the wait that follows it starts.
  */
 final class Submissions {
   static final int SETS = 10_000;
