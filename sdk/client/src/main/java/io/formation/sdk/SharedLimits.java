@@ -42,13 +42,8 @@ final class SharedLimits implements Fleet {
     } catch (Exception | LinkageError e) {
       if (!failing) {
         failing = true;
-        log.log(
-            Level.WARNING,
-            "the limit shared for "
-                + origin
-                + " cannot be reached; this instance goes on alone: "
-                + e,
-            null);
+        String why = "the limit shared for %s cannot be reached; this instance goes on alone: %s";
+        log.log(Level.WARNING, why.formatted(origin, e), null);
       }
       return null;
     }
