@@ -93,25 +93,19 @@ public record Form(
     if (actions.size() == 1) {
       return actions.get(0);
     }
-    return action("submit")
-        .orElseThrow(
-            () ->
-                Port.illegalState(
-                    "Form "
-                        + id
-                        + " has "
-                        + (actions.isEmpty() ? "no actions" : actions.size() + " actions")
-                        + (actions.isEmpty() ? "" : " and none named 'submit'")
-                        + "; choose one of form.actions() and call invoke"
-                        + names()));
+    return action("submit").orElseThrow(() -> Port.illegalState(noSubmitAction()));
   }
 
-  private String names() {
-    return actions.isEmpty()
-        ? ""
-        : " "
-            + actions.stream()
-                .map(a -> a.name().orElse(a.method().toLowerCase(Locale.ROOT) + " " + a.url()))
-                .toList();
+  private String noSubmitAction() {
+    String prefix = "Form " + id + " has ";
+    String choose = "; choose one of form.actions() and call invoke";
+    if (actions.isEmpty()) {
+      return prefix + "no actions" + choose;
+    }
+    List<String> names =
+        actions.stream()
+            .map(a -> a.name().orElse(a.method().toLowerCase(Locale.ROOT) + " " + a.url()))
+            .toList();
+    return prefix + actions.size() + " actions and none named 'submit'" + choose + " " + names;
   }
 }
