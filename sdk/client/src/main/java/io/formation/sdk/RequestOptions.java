@@ -14,9 +14,8 @@ import java.util.OptionalInt;
 import java.util.Set;
 
 /**
- * Settings for some calls only: a timeout, extra headers, how many retries. Immutable; hand it to a
- * service's {@code withOptions}, which returns a view of that service whose every call (blocking or
- * async) uses it.
+ * Settings for some calls only: a timeout, extra headers, how many retries. Immutable; a service's
+ * {@code withOptions} returns a view whose every call, blocking or async, uses them.
  *
  * <pre>{@code
  * RequestOptions options = RequestOptions.builder()
@@ -26,13 +25,9 @@ import java.util.Set;
  * DocumentSet set = client.documentSets().withOptions(options).create(DocumentSets.DELAWARE_CORPORATION);
  * }</pre>
  *
- * <p>No idempotency key here: a key belongs to one logical request, and a view's options go with
- * every call made through it. The SDK gives each create a key of its own instead ({@code
- * Idempotency-Key}, the same on the create's retries), and never re-sends a create that may have
- * reached the service.
- *
- * <p>The headers given here go to the service's origin only: a redirect to another origin carries
- * none of them.
+ * <p>No idempotency key: a view's options go with every call, and a key belongs to one create (see
+ * {@link CreateDocumentSetParams#withIdempotencyKey}). The headers go to the service's origin only,
+ * never to another across a redirect.
  */
 public final class RequestOptions {
   /**
