@@ -2,8 +2,8 @@ package io.formation.sdk.model;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
+import io.formation.sdk.internal.guards.Checks;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * One page of a paginated collection.
@@ -24,8 +24,7 @@ public record Page<T>(List<T> items, PageLinks links, JsonNode raw) {
    */
   public Page {
     items = List.copyOf(items);
-    Objects.requireNonNull(links, "links");
-    Objects.requireNonNull(raw, "raw");
+    Checks.nonNull("links raw", links, raw);
   }
 
   /**
