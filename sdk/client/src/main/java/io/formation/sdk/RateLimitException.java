@@ -6,8 +6,7 @@ import java.util.Optional;
 /**
  * 429 Too Many Requests, after the SDK's own retries were used up, or a call the SDK held back
  * before sending it (the service's pause or the client's queue would have held it past its
- * timeout). {@link #retryAfter()} says how long to wait: as the service asked, or, for a call held
- * back, when its turn would come, and under a learned rate at most until that rate has risen.
+ * timeout); {@link #retryAfter()} says how long to wait.
  */
 public class RateLimitException extends ApiException {
   private static final long serialVersionUID = 1L;
@@ -21,8 +20,8 @@ public class RateLimitException extends ApiException {
   }
 
   /**
-   * {@return the wait the service asked for in its Retry-After header, if it sent one, or for a
-   * call the SDK held back, the SDK's own wait}
+   * {@return the service's Retry-After, if it sent one, or for a call held back, the wait until its
+   * turn would come (under a learned rate, at most until that rate has risen)}
    */
   public Optional<Duration> retryAfter() {
     return Optional.ofNullable(retryAfter);
