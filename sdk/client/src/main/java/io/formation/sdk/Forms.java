@@ -27,13 +27,12 @@ import java.util.concurrent.CompletableFuture;
  * }</pre>
  *
  * <p>Values can be a Jackson {@code JsonNode}, a {@code Map}, or any object Jackson can write
- * (records included). Action urls are opaque: they are sent to exactly as returned, resolved
- * against the base URL when relative, and refused with {@link UntrustedOriginException} when they
- * point at an origin the client does not trust.
+ * (records included). Action urls are used as {@link FormAction} says, and only on trusted origins.
  *
- * <p>A submission the service accepts (any action but a {@code GET}, on a form listed through this
- * client) is remembered with its time, for the 10,000 sets submitted to last, so that a wait for
- * its set started afterwards counts its {@code input_needed} grace from it (see {@link WaitState}).
+ * <p>A submission the service accepts (an action other than {@code GET} or {@code HEAD}, of a form
+ * listed through this client) is remembered, for the 10,000 sets submitted to last, so that a wait
+ * for its set started afterwards counts its {@code input_needed} grace from it (see {@link
+ * WaitState}).
  */
 public final class Forms {
   private final Transport transport;
