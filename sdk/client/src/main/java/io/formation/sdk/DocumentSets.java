@@ -226,14 +226,13 @@ public final class DocumentSets {
   }
 
   /**
-   * One poll of a wait, the step every wait of the SDK is made of, for partners who schedule polls
-   * themselves (see {@link PollResult}): reads the document set once and says what happened and
-   * when to poll next. Pass the same options to every poll (the wait does not save them). A call
-   * made within 100 ms of the wait's last poll first waits out the rest; one made when no poll may
-   * be sent before the deadline waits until it and ends the wait.
+   * One poll of a wait, for partners who schedule polls themselves (see {@link PollResult}): reads
+   * the document set once and says what happened and when to poll next. A call made within 100 ms
+   * of the wait's last poll first waits out the rest; one made when no poll may be sent before the
+   * deadline waits until it and ends the wait.
    *
    * @param wait the wait, as started or as the previous poll returned it
-   * @param options how to poll
+   * @param options how to poll; the same for every poll of the wait, which does not save them
    * @return what the poll found, the wait after it and when to poll next
    * @throws PollTimeoutException if the wait's deadline has come and the set is not complete,
    *     whatever its state; its cause is the last poll's failure, if it failed
