@@ -266,12 +266,13 @@ final class WaitCodec {
     for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);
       if (c == '%') {
-        int high = i + 2 < text.length() ? Character.digit(text.charAt(i + 1), 16) : -1;
-        int low = i + 2 < text.length() ? Character.digit(text.charAt(i + 2), 16) : -1;
-        if (high < 0 || low < 0) {
+        // ASCII hex only: Character.digit would read other scripts' digits too.
+        if (i + 2 >= text.length()
+            || !HexFormat.isHexDigit(text.charAt(i + 1))
+            || !HexFormat.isHexDigit(text.charAt(i + 2))) {
           throw Port.invalid("the " + name + " field has a bad %-escape");
         }
-        bytes.write(high << 4 | low);
+        bytes.write(HexFormat.fromHexDigits(text, i + 1, i + 3));
         i += 2;
       } else if (unreserved(c)) {
         bytes.write(c);

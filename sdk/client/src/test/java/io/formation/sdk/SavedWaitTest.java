@@ -156,6 +156,7 @@ class SavedWaitTest {
     assertThat(refusal(good.replace(".1800000.", ".-1800000."))).contains("before the start");
     assertThat(refusal(good.replace(".8000.", ".0."))).contains("interval must be 1 ms");
     assertThat(refusal(good.replace("ds_01HZ", "ds%G1HZ"))).contains("id field", "%-escape");
+    assertThat(refusal(good.replace("ds_01HZ", "ds%\uff15F01HZ"))).contains("id field", "%-escape");
     assertThat(refusal(good.replace("ds_01HZ", "ds 01HZ"))).contains("id field", "U+0020");
     assertThat(refusal(good.replace(".m", ".x"))).contains("flags");
     assertThat(refusal(good.replace(".4.m", ".99999999999.m"))).contains("polls");
