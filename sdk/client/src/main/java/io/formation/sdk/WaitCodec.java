@@ -217,7 +217,7 @@ final class WaitCodec {
 
   private static long number(String name, String text) {
     boolean negative = text.startsWith("-");
-    if (!digits(negative ? text.substring(1) : text) || text.length() > 19) {
+    if (!digits(negative ? text.substring(1) : text)) {
       throw Port.invalid("the " + name + " field is not a whole number of milliseconds");
     }
     try {

@@ -153,6 +153,8 @@ class SavedWaitTest {
     assertThat(refusal(good.replace(".m", ".mi"))).contains("flags", "empty or \"m\"");
     assertThat(refusal(good.replace("w1.", "w0."))).contains("format 0 does not exist");
     assertThat(refusal(good.replace(".1800000.", ".soon."))).contains("deadline");
+    assertThat(refusal(good.replace(".1800000.", ".-9999999999999999999.")))
+        .contains("deadline field is out of range");
     assertThat(refusal(good.replace(".1800000.", ".-1800000."))).contains("before the start");
     assertThat(refusal(good.replace(".8000.", ".0."))).contains("interval must be 1 ms");
     assertThat(refusal(good.replace("ds_01HZ", "ds%G1HZ"))).contains("id field", "%-escape");
